@@ -1,0 +1,112 @@
+"""The HIP translation unit a file would produce on the runner.
+
+A `.hip` file is compiled as it is. A submission `.py` is not run: its `cuda_sources=` argument
+to `load_inline` is evaluated statically (string constants, names bound to them at module level,
+`+` concatenations, lists joined with newlines as load_inline joins them), then wrapped in the
+headers load_inline prepends. `#line` directives point every piece back at its line in the
+`.py`, so compile errors name the submission's own lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+# load_inline prepends `#include <torch/types.h>`, `<cuda.h>` and `<cuda_runtime.h>`; hipify
+# turns the last two into <hip/hip_runtime.h> on a ROCm runner.
+LOAD_INLINE_PRELUDE = ("#include <torch/types.h>", "#include <hip/hip_runtime.h>")
+
+
+class SourceError(ValueError):
+    """The file carries no HIP source we can evaluate without running it."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str
+    first_line: int  # line in the .py where `text` starts
+
+
+@dataclass(frozen=True)
+class TranslationUnit:
+    origin: Path          # the user's file
+    text: str | None      # wrapper text to compile, None for a .hip compiled in place
+
+
+def translation_unit(path: Path) -> TranslationUnit:
+    if path.suffix == ".py":
+        return TranslationUnit(path, wrap(path, extract_cuda_sources(path)))
+    return TranslationUnit(path, None)
+
+
+def carries_hip(path: Path) -> bool:
+    try:
+        extract_cuda_sources(path)
+    except SourceError:
+        return False
+    return True
+
+
+def wrap(origin: Path, pieces: list[Piece]) -> str:
+    text = "\n".join(LOAD_INLINE_PRELUDE) + "\n"
+    for piece in pieces:
+        # A #line needs a line of its own; a piece glued mid-line keeps the previous mapping.
+        if text.endswith("\n"):
+            text += f'#line {piece.first_line} "{origin.resolve()}"\n'
+        text += piece.text
+    return text if text.endswith("\n") else text + "\n"
+
+
+def extract_cuda_sources(path: Path) -> list[Piece]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    bindings = _module_bindings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called_name(node) == "load_inline":
+            argument = next((kw.value for kw in node.keywords if kw.arg == "cuda_sources"), None)
+            if argument is None and len(node.args) >= 3:
+                argument = node.args[2]  # load_inline(name, cpp_sources, cuda_sources, ...)
+            if argument is not None:
+                return _evaluate(argument, bindings, path)
+    raise SourceError(f"{path}: no load_inline(..., cuda_sources=...) call")
+
+
+def _called_name(call: ast.Call) -> str | None:
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def _module_bindings(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level `NAME = expr`; a later binding replaces an earlier one, as at run time."""
+    bindings: dict[str, ast.expr] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                bindings[target.id] = statement.value
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
+            bindings[statement.target.id] = statement.value
+    return bindings
+
+
+def _evaluate(node: ast.expr, bindings: dict[str, ast.expr], path: Path, depth: int = 0) -> list[Piece]:
+    if depth > 50:
+        raise SourceError(f"{path}:{node.lineno}: cuda_sources refers to itself")
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [Piece(node.value, node.lineno)]
+    if isinstance(node, ast.Name) and node.id in bindings:
+        return _evaluate(bindings[node.id], bindings, path, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _evaluate(node.left, bindings, path, depth + 1) + _evaluate(node.right, bindings, path, depth + 1)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        pieces: list[Piece] = []
+        for index, element in enumerate(node.elts):
+            if index:
+                pieces.append(Piece("\n", element.lineno))
+            pieces += _evaluate(element, bindings, path, depth + 1)
+        return pieces
+    raise SourceError(f"{path}:{node.lineno}: cuda_sources is not a plain string expression "
+                      f"({ast.unparse(node)[:60]!r}); cannot extract it without running the file")

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""The local amd-fp8-mm leaderboard: run submissions the way GPU MODE's runner does.
+
+Every stage (mode) runs in its own spawned worker process with the official per-stage
+limit; a submission that fails to import, raises, hangs or crashes its process gives a
+failed row with a one-paragraph reason, and the run goes on. Exit status 0 means every
+check of every stage passed.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import signal
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[0] = str(REPO)  # run as a script: import the project, not eval/'s siblings
+
+from eval import report, timing, worker  # noqa: E402
+from eval.device import DeviceInfo, detect  # noqa: E402
+from eval.summary import print_stage, print_verdicts  # noqa: E402
+from reference import contract  # noqa: E402
+from reference.contract import Case  # noqa: E402
+
+STAGES = {"test": ["test"], "benchmark": ["benchmark"], "leaderboard": ["leaderboard"],
+          "profile": ["profile"], "ranked": contract.load()["ranked_stages"]}
+CPU_STAGE_LIMIT_S = 3600  # the emulator is slow; the official limit is for an MI300X
+CUSTOM_SEED = 1
+
+EXAMPLES = """
+examples:
+  python eval/run.py                       ranked on submission.py (GPU), test mode (no GPU)
+  python eval/run.py test --shapes 0 4     two of the published test cases
+  python eval/run.py benchmark --shapes 1024,1536,7168 --method events
+  python eval/run.py ranked --submission examples/reference_submission.py --submission submission.py
+  python eval/run.py leaderboard --secret-seed 1234 --popcorn
+"""
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="eval/run.py", description=__doc__.splitlines()[0], epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", nargs="?", choices=list(STAGES),
+                   help="test: each test case once, checked. benchmark: the benchmark cases timed "
+                        "on one input. leaderboard: timed with a fresh input (seed += 13) and a "
+                        "check every repeat, stopping at the first failure. profile: one call per "
+                        "case under the torch profiler. ranked: test, benchmark, leaderboard, like "
+                        "a ranked submission. Default: ranked with a GPU, test without one.")
+    p.add_argument("--submission", action="append", metavar="PATH",
+                   help="submission file defining custom_kernel(data); repeat to compare several "
+                        "on the same cases (default: submission.py)")
+    p.add_argument("--shapes", nargs="+", metavar="SHAPE",
+                   help="cases to run: indexes into the mode's published list (tests for test, "
+                        f"benchmarks otherwise), or m,n,k[,seed] (seed defaults to {CUSTOM_SEED})")
+    p.add_argument("--secret-seed", type=int, metavar="S",
+                   help="apply the published secret-seed pairing: each seed a -> a + (a+S)(a+S+1)/2")
+    p.add_argument("--method", default="leaderboard", choices=list(timing.METHODS),
+                   help="timing method: " + "; ".join(f"{m.name}: {m.doc}" for m in timing.METHODS.values()))
+    p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
+                   help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
+                        "submissions run on the project's emulator")
+    p.add_argument("--csv", metavar="PATH",
+                   help="where to write the report (default: eval/reports/run-<time>.csv)")
+    p.add_argument("--popcorn", action="store_true",
+                   help="also print the official evaluator's key: value lines for each stage")
+    p.add_argument("--stage-limit", type=float, metavar="SECONDS",
+                   help=f"per-stage time limit (default: {contract.load()['stage_limit_s']} s as on "
+                        f"the leaderboard; {CPU_STAGE_LIMIT_S} s on the CPU)")
+    p.add_argument("--list", action="store_true", help="list the published cases and exit")
+    return p
+
+
+def parse_shape(item: str, published: list[Case], parser_error) -> tuple[int | None, Case]:
+    """An index into the published list, or a custom m,n,k[,seed]."""
+    try:
+        numbers = [int(x) for x in item.split(",")]
+    except ValueError:
+        parser_error(f"--shapes {item!r}: expected an index or m,n,k[,seed] of integers")
+    if len(numbers) == 1:
+        index = numbers[0]
+        if not 0 <= index < len(published):
+            parser_error(f"--shapes {index}: index out of range 0..{len(published) - 1}")
+        return index, published[index]
+    if len(numbers) not in (3, 4):
+        parser_error(f"--shapes {item!r}: expected m,n,k or m,n,k,seed")
+    m, n, k = numbers[:3]
+    block = contract.load()["block_k"]
+    if m < 1 or n < 1 or k < block or k % block:
+        parser_error(f"--shapes {item!r}: need m >= 1, n >= 1 and k a positive multiple of {block}")
+    return None, Case(m, n, k, numbers[3] if len(numbers) == 4 else CUSTOM_SEED)
+
+
+def select_cases(stage: str, args, parser_error) -> list[tuple[int | None, Case]]:
+    published = contract.cases("tests" if stage == "test" else "benchmarks")
+    chosen = ([parse_shape(item, published, parser_error) for item in args.shapes]
+              if args.shapes else list(enumerate(published)))
+    if args.secret_seed is not None:
+        chosen = [(i, c.with_seed(contract.secret_seed(c.seed, args.secret_seed))) for i, c in chosen]
+    return chosen
+
+
+def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, limit_s: float):
+    """Run one stage in a spawned worker; returns (rows, popcorn lines, texts)."""
+    job = {"submission": str(submission), "mode": stage, "method": args.method,
+           "device": device.kind, "cases": [(i, c.args) for i, c in cases]}
+    ctx = mp.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=worker.main, args=(send, job), daemon=True)
+    proc.start()
+    send.close()
+    rows, popcorn, texts, failure = {}, [], [], None
+    deadline = time.monotonic() + limit_s
+    while failure is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            failure = (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was "
+                       f"killed (the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
+            break
+        if not receive.poll(min(left, 0.5)):
+            if not proc.is_alive() and not receive.poll(0):
+                failure = _death_message(stage, proc.exitcode)
+            continue
+        try:
+            message = receive.recv()
+        except EOFError:
+            proc.join(5)
+            failure = _death_message(stage, proc.exitcode)
+            break
+        kind = message["kind"]
+        if kind == "done":
+            break
+        if kind == "progress":
+            print(f"  [{submission.name} {stage}] {message['text']}", file=sys.stderr, flush=True)
+        elif kind == "text":
+            texts.append(message["text"])
+        elif kind == "popcorn":
+            popcorn.append(f"{message['key']}: {message['value']}")
+        elif kind == "row":
+            slot = len(rows)
+            rows[slot] = dict(message["row"], message=message["message"])
+            _print_case(submission, stage, rows[slot])
+    if proc.is_alive():
+        proc.kill()
+    proc.join()
+    if failure:
+        for slot, (index, case) in enumerate(cases):
+            if slot not in rows:
+                rows[slot] = {"case": "" if index is None else index, **case.args, "mode": stage,
+                              "passed": 0, "error": failure, "message": failure}
+        popcorn.append("check: fail")
+        print(f"  [{submission.name} {stage}] FAILED: {failure}", file=sys.stderr, flush=True)
+    return [rows[slot] for slot in sorted(rows)], popcorn, texts
+
+
+def _death_message(stage: str, exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        return (f"the {stage} worker process died from {name} (signal {-exitcode}), e.g. a crash "
+                f"inside a compiled extension or kernel; the cases it had not finished fail")
+    return f"the {stage} worker process exited unexpectedly with status {exitcode}"
+
+
+def _print_case(submission: Path, stage: str, row: dict) -> None:
+    status = "pass" if row["passed"] else "FAIL"
+    timing_text = f" mean {row['mean_us']:.1f} us over {row['runs']} runs" if row.get("mean_us") else ""
+    detail = "" if row["passed"] else f": {row['error']}"
+    print(f"  [{submission.name} {stage}] m={row['m']} n={row['n']} k={row['k']} "
+          f"{status}{timing_text}{detail}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.list:
+        for kind in ("tests", "benchmarks"):
+            for i, case in enumerate(contract.cases(kind)):
+                print(f"{kind[:-1]} {i:2d}: {case.spec}")
+        return 0
+    try:
+        device = detect(args.device)
+    except (RuntimeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    mode = args.mode or ("ranked" if device.is_gpu else "test")
+    if args.mode is None and not device.is_gpu:
+        print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
+              "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
+    try:
+        timing.method(args.method, device)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
+    for path in submissions:
+        if not path.is_file():
+            print(f"error: submission {path} does not exist", file=sys.stderr)
+            return 2
+    limit_s = args.stage_limit or (contract.load()["stage_limit_s"] if device.is_gpu else CPU_STAGE_LIMIT_S)
+    plan = [(stage, select_cases(stage, args, parser.error)) for stage in STAGES[mode]]
+    print(f"device: {device.name} ({device.arch}), torch {device.torch}; mode {mode}; "
+          f"timing method {args.method}; stage limit {limit_s:.0f} s", file=sys.stderr)
+
+    all_rows: list[dict] = []
+    started = time.monotonic()
+    for path in submissions:
+        identity = {"submission": path.stem, "submission_hash": report.file_hash(path),
+                    "git_sha": report.git_sha(), **device.columns()}
+        for stage, cases in plan:
+            rows, popcorn, texts = run_stage(path, stage, cases, args, device, limit_s)
+            rows = [dict(row, **identity) for row in rows]
+            all_rows.extend(rows)
+            print_stage(path, stage, rows, texts)
+            if args.popcorn:
+                print("\n".join(popcorn) + "\n")
+    csv_path = Path(args.csv) if args.csv else report.REPORTS_DIR / f"run-{datetime.now():%Y%m%d-%H%M%S}.csv"
+    report.write_rows(csv_path, [{k: v for k, v in r.items() if k != "message"} for r in all_rows])
+    print_verdicts(all_rows, submissions)
+    print(f"report: {csv_path}   wall time: {time.monotonic() - started:.1f} s")
+    return 0 if all_rows and all(r["passed"] for r in all_rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

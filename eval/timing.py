@@ -1,0 +1,121 @@
+"""Named timing methods and the published repeat loop.
+
+`leaderboard` is exactly the published measurement: synchronize, host clock, call,
+synchronize, host clock. Stricter methods get their own names; every result records
+which one produced it. A method times one call and returns (elapsed_ns, output).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+from eval.device import DeviceInfo, synchronize
+
+Call = Callable[[], object]
+
+
+def _leaderboard(call: Call, device: DeviceInfo) -> tuple[float, object]:
+    synchronize(device)
+    start = time.perf_counter_ns()
+    output = call()
+    synchronize(device)
+    return time.perf_counter_ns() - start, output
+
+
+def _events(call: Call, device: DeviceInfo) -> tuple[float, object]:
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    synchronize(device)
+    start.record()
+    output = call()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e6, output
+
+
+# NOTE: MI300X has a 256 MB Infinity Cache (and 4 MB L2 per XCD); writing twice that
+# evicts every input, so `cold` measures reads that come from HBM.
+_FLUSH_BYTES = 512 * 1024 * 1024
+_flush_buffer: torch.Tensor | None = None
+
+
+def _cold_events(call: Call, device: DeviceInfo) -> tuple[float, object]:
+    global _flush_buffer
+    if _flush_buffer is None:
+        _flush_buffer = torch.empty(_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    _flush_buffer.fill_(1)
+    return _events(call, device)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    needs_gpu: bool
+    time_one: Callable[[Call, DeviceInfo], tuple[float, object]]
+    doc: str
+
+
+METHODS = {m.name: m for m in (
+    Method("leaderboard", False, _leaderboard,
+           "the published loop: synchronize, host perf_counter_ns around the call, synchronize"),
+    Method("events", True, _events, "device events around the call, warm caches"),
+    Method("cold", True, _cold_events,
+           "device events after writing 512 MB to evict L2 and the 256 MB Infinity Cache"),
+)}
+
+
+def method(name: str, device: DeviceInfo) -> Method:
+    if name not in METHODS:
+        raise ValueError(f"unknown timing method {name!r}; choose from {', '.join(METHODS)}")
+    chosen = METHODS[name]
+    if chosen.needs_gpu and not device.is_gpu:
+        raise ValueError(f"timing method {name!r} needs a GPU; on the CPU use 'leaderboard'")
+    return chosen
+
+
+@dataclass(frozen=True)
+class Stats:
+    runs: int
+    mean: float
+    std: float
+    err: float
+    best: float
+    worst: float
+
+
+def stats(durations: list[float]) -> Stats:
+    """Mean, sample standard deviation, standard error of the mean, best and worst."""
+    runs = len(durations)
+    mean = sum(durations) / runs
+    var = sum((d - mean) ** 2 for d in durations) / (runs - 1) if runs > 1 else 0.0
+    std = math.sqrt(var)
+    return Stats(runs, mean, std, std / math.sqrt(runs), min(durations), max(durations))
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """When the published repeat loop stops (leaderboard_shapes.yaml `timing:`)."""
+
+    min_repeats: int
+    max_repeats: int
+    rel_err_stop: float
+    wall_stop_s: float
+    budget_s: float
+
+    @classmethod
+    def from_contract(cls, timing: dict, budget_s: float) -> "StopRule":
+        return cls(timing["min_repeats"], timing["max_repeats"], timing["rel_err_stop"],
+                   timing["wall_stop_s"], budget_s)
+
+    def done(self, durations: list[float], wall_s: float) -> bool:
+        if len(durations) >= self.max_repeats:
+            return True
+        if len(durations) < self.min_repeats:
+            return False
+        s = stats(durations)
+        return (s.err / s.mean < self.rel_err_stop
+                or s.mean * s.runs > self.budget_s * 1e9
+                or wall_s > self.wall_stop_s)

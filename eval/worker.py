@@ -1,0 +1,287 @@
+"""One stage (mode) of a run, inside its own spawned process, as the official runner does.
+
+The parent (eval/run.py) starts `main` in a fresh process per stage and listens on a pipe.
+Messages are dicts: {"kind": "progress", "text"}, {"kind": "row", "row"},
+{"kind": "popcorn", "key", "value"}, {"kind": "text", "text"} and finally {"kind": "done"}.
+A submission that fails to import or raises turns into failed rows, never a traceback.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import torch
+
+from eval import timing
+from eval.device import DeviceInfo, detect, synchronize
+from reference import contract
+from reference.contract import Case
+from reference.task import check_implementation, clone_input, generate_input
+
+INPUT_NAMES = ("a", "b", "a_scale", "b_scale")
+
+
+class SubmissionError(Exception):
+    """A failure of the submission itself: reported as one paragraph, no traceback."""
+
+
+def main(conn, job: dict) -> None:
+    """Entry point of the spawned worker. `job` comes from eval/run.py (see `make_job`)."""
+    stage = Stage(conn, job)
+    try:
+        stage.run()
+    except BaseException as exc:  # the parent must hear about anything, even SystemExit
+        stage.fail_remaining(_describe(exc))
+        stage.popcorn("check", "fail")
+    conn.send({"kind": "done"})
+
+
+def _describe(exc: BaseException) -> str:
+    """One paragraph: the exception and the submission's own innermost frame."""
+    if isinstance(exc, SubmissionError):
+        return str(exc)
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.startswith(str(Path(__file__).parent)):
+            where = f" (at {Path(frame.filename).name}:{frame.lineno})"
+            break
+    text = " ".join(str(exc).split())
+    if len(text) > 600:
+        text = text[:600] + " ..."
+    return f"{type(exc).__name__}: {text}{where}"
+
+
+def _hip_load_inline_guard(original, device: DeviceInfo):
+    """Wrap load_inline so a gfx942 HIP build on a machine that cannot run it says why."""
+    def load_inline(*args, **kwargs):
+        flags = " ".join(kwargs.get("extra_cuda_cflags") or ())
+        if "--offload-arch=gfx" in flags:
+            raise SubmissionError(
+                f"this submission builds a HIP kernel for gfx942 with load_inline, which cannot run "
+                f"on {device.name} ({device.arch}); run it with --device cpu to use the project's "
+                f"emulator, or on an MI300X")
+        return original(*args, **kwargs)
+    return load_inline
+
+
+def _install_load_inline(device: DeviceInfo) -> None:
+    """Route torch's load_inline to what this device can run, before the submission imports it."""
+    import torch.utils.cpp_extension as cpp_extension
+
+    if device.is_rocm:
+        return
+    if device.is_gpu:
+        cpp_extension.load_inline = _hip_load_inline_guard(cpp_extension.load_inline, device)
+        return
+
+    def load_inline(*args, **kwargs):
+        # Imported at the first HIP build only: pure-PyTorch submissions never need it.
+        try:
+            from emulator import load_inline as emulated
+        except Exception as exc:
+            raise SubmissionError(
+                "this submission builds a HIP kernel with load_inline; with no GPU it needs the "
+                f"project's wave64 emulator (emulator/), which could not be loaded ({exc})") from exc
+        return emulated(*args, **kwargs)
+    cpp_extension.load_inline = load_inline
+
+
+def load_submission(path: str, device: DeviceInfo):
+    """Import a submission file and return its custom_kernel."""
+    _install_load_inline(device)
+    path = Path(path)
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location("submission", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["submission"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as exc:
+        raise SubmissionError(f"{path.name} failed to import: {_describe(exc)}") from exc
+    kernel = getattr(module, "custom_kernel", None)
+    if not callable(kernel):
+        raise SubmissionError(f"{path.name} defines no callable custom_kernel(data)")
+    return kernel
+
+
+def _modified_inputs(pristine, given) -> list[str]:
+    """Names of the inputs the submission changed (compared bit for bit)."""
+    changed = []
+    for name, before, after in zip(INPUT_NAMES, pristine, given):
+        as_bits = torch.uint8 if before.element_size() == 1 else torch.int32
+        if not torch.equal(before.view(as_bits), after.view(as_bits)):
+            changed.append(name)
+    return changed
+
+
+_MAX_ERROR = re.compile(r"Maximum error: (\S+)")
+
+
+class Stage:
+    """Runs one mode over its cases and streams results to the parent."""
+
+    def __init__(self, conn, job: dict):
+        self.conn, self.job = conn, job
+        self.cases = [(index, Case(**args)) for index, args in job["cases"]]
+        self.reported: set[int] = set()
+        self.device: DeviceInfo | None = None
+        self.all_passed = True
+
+    def send(self, kind: str, **fields) -> None:
+        self.conn.send({"kind": kind, **fields})
+
+    def popcorn(self, key: str, value) -> None:
+        # One line per key, as the evaluator's log: newlines inside a message are escaped.
+        self.send("popcorn", key=key, value=str(value).replace("\n", "\\n"))
+
+    def run(self) -> None:
+        self.device = detect(self.job["device"])
+        mode = self.job["mode"]
+        self.popcorn(f"{'test' if mode == 'test' else 'benchmark'}-count", len(self.cases))
+        self.kernel = load_submission(self.job["submission"], self.device)
+        torch.manual_seed(0)
+        {"test": self.run_tests, "benchmark": self.run_timed, "leaderboard": self.run_timed,
+         "profile": self.run_profile}[mode]()
+        self.popcorn("check", "pass" if self.all_passed else "fail")
+
+    # ---- results -------------------------------------------------------------------
+    def report(self, slot: int, case: Case, passed: bool, message: str, s=None, method="") -> None:
+        prefix = f"{'test' if self.job['mode'] == 'test' else 'benchmark'}.{slot}"
+        row = {"case": "" if self.cases[slot][0] is None else self.cases[slot][0],
+               "m": case.m, "n": case.n, "k": case.k, "seed": case.seed,
+               "mode": self.job["mode"], "method": method, "passed": int(passed),
+               "error": "" if passed else message.splitlines()[0]}
+        found = _MAX_ERROR.search(message) if passed else None
+        if found:
+            row["max_error"] = float(found.group(1))
+        if s is not None:
+            row.update(runs=s.runs, mean_us=s.mean / 1e3, std_us=s.std / 1e3, err_us=s.err / 1e3,
+                       best_us=s.best / 1e3, worst_us=s.worst / 1e3,
+                       tflops=2 * case.m * case.n * case.k / s.mean / 1e3)
+        self.send("row", row=row, message=message)
+        self.reported.add(slot)
+        self.all_passed &= passed
+        self.popcorn(f"{prefix}.spec", case.spec)
+        if not passed:
+            self.popcorn(f"{prefix}.status", "fail")
+            self.popcorn(f"{prefix}.error", message)
+        elif s is None:
+            self.popcorn(f"{prefix}.status", "pass")
+            self.popcorn(f"{prefix}.message", message)
+        else:
+            for key in ("runs", "mean", "std", "err", "best", "worst"):
+                self.popcorn(f"{prefix}.{key}", getattr(s, key))
+
+    def fail_remaining(self, message: str) -> None:
+        for slot, (_, case) in enumerate(self.cases):
+            if slot not in self.reported:
+                self.report(slot, case, False, message)
+
+    # ---- one checked call ----------------------------------------------------------
+    def call_checked(self, data) -> tuple[bool, str]:
+        """Call the kernel on a copy of `data`, then check output and untouched inputs."""
+        given = clone_input(data)
+        synchronize(self.device)
+        output = self.kernel(given)
+        synchronize(self.device)
+        ok, message = check_implementation(data, output)
+        changed = _modified_inputs(data, given)
+        if ok and changed:
+            return False, f"custom_kernel modified its input(s) {', '.join(changed)}"
+        return ok, message
+
+    def guarded(self, slot: int, case: Case, body) -> bool:
+        """Run body(); a raising submission fails this case only. Returns success."""
+        try:
+            return body()
+        except SubmissionError as exc:
+            self.report(slot, case, False, str(exc))
+        except Exception as exc:
+            self.report(slot, case, False, f"custom_kernel raised {_describe(exc)}")
+        return False
+
+    # ---- modes ---------------------------------------------------------------------
+    def run_tests(self) -> None:
+        for slot, (_, case) in enumerate(self.cases):
+            self.send("progress", text=f"test {slot + 1}/{len(self.cases)}: {case.spec}")
+
+            def body(case=case, slot=slot):
+                ok, message = self.call_checked(generate_input(**case.args, device=self.device.kind))
+                self.report(slot, case, ok, message)
+                return ok
+            self.guarded(slot, case, body)
+
+    def run_timed(self) -> None:
+        mode = self.job["mode"]
+        settings = contract.load()["modes"][mode]
+        method = timing.method(self.job["method"], self.device)
+        if self.cases:
+            self.send("progress", text=f"{mode}: warm-up on {self.cases[0][1].spec}")
+            try:
+                self.time_case(self.cases[0][1], settings["warmup_budget_s"], False, method)
+            except Exception:
+                pass  # the first case reports whatever went wrong, with its own message
+        for slot, (_, case) in enumerate(self.cases):
+            self.send("progress", text=f"{mode} {slot + 1}/{len(self.cases)}: {case.spec}")
+
+            def body(case=case, slot=slot):
+                ok, message, s = self.time_case(case, settings["case_budget_s"], settings["recheck"], method)
+                self.report(slot, case, ok, message, s if ok else None, method.name)
+                return ok
+            if not self.guarded(slot, case, body) and settings["recheck"]:
+                return self.fail_remaining("not run: the leaderboard run stops at the first failure")
+
+    def time_case(self, case: Case, budget_s: float, recheck: bool, method):
+        """The published repeat loop: one checked call, then timed repeats until the stop rule."""
+        params = contract.load()["timing"]
+        rule = timing.StopRule.from_contract(params, budget_s)
+        data = generate_input(**case.args, device=self.device.kind)
+        ok, message = self.call_checked(data)
+        if not ok:
+            return False, message, None
+        worst_error = message
+        durations: list[float] = []
+        seed = case.seed
+        start = time.perf_counter()
+        while not rule.done(durations, time.perf_counter() - start):
+            if recheck:
+                seed += params["seed_step"]
+                data = generate_input(case.m, case.n, case.k, seed, device=self.device.kind)
+            pristine = clone_input(data) if recheck else None
+            elapsed, output = method.time_one(lambda: self.kernel(data), self.device)
+            if recheck:
+                ok, message = check_implementation(pristine, output)
+                if not ok:
+                    return False, f"seed {seed}: {message}", None
+                worst_error = max(worst_error, message, key=_error_of)
+            del output
+            durations.append(elapsed)
+        return True, worst_error, timing.stats(durations)
+
+    def run_profile(self) -> None:
+        from torch.profiler import ProfilerActivity, profile
+
+        activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if self.device.is_gpu else [])
+        for slot, (_, case) in enumerate(self.cases):
+            self.send("progress", text=f"profile {slot + 1}/{len(self.cases)}: {case.spec}")
+
+            def body(case=case, slot=slot):
+                data = generate_input(**case.args, device=self.device.kind)
+                self.kernel(clone_input(data))  # build and warm outside the profile
+                with profile(activities=activities) as prof:
+                    ok, message = self.call_checked(data)
+                sort = "self_cuda_time_total" if self.device.is_gpu else "self_cpu_time_total"
+                table = prof.key_averages().table(sort_by=sort, row_limit=20)
+                self.send("text", text=f"profile of {case.spec}\n{table}")
+                self.report(slot, case, ok, message)
+                return ok
+            self.guarded(slot, case, body)
+
+
+def _error_of(message: str) -> float:
+    found = _MAX_ERROR.search(message)
+    return float(found.group(1)) if found else 0.0
