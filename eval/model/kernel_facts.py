@@ -1,8 +1,8 @@
 """What the model needs to know about one compiled kernel instance, and the occupancy it implies.
 
-The numbers come from the compiled ISA when eval.isa can report them (see `eval.model.isa_link`);
-otherwise `estimate_from_tiling` derives them from the tile config the way the designs in
-shared/seeds/ lay out registers and LDS.
+Callers pass facts read from the compiled ISA (eval.isa) where they have them; otherwise
+`estimate_from_tiling` derives them from the tile config the way the designs in shared/seeds/
+lay out registers and LDS.
 """
 from __future__ import annotations
 

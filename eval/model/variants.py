@@ -1,0 +1,48 @@
+"""Designs for names: the model's reference designs, or a variant of kernels/ with its candidates.
+
+A kernels/ variant (`kernels/fp8_mm_<variant>.hip`) is modelled as a single-launch kernel of
+the #1 design's family: the winner's fitted constants, 16x16x32 MFMA, no separate transpose,
+and the candidate configs `kernels.config.candidates(variant)` lists.
+"""
+from __future__ import annotations
+
+import importlib
+
+from eval.model.designs import DESIGNS, Design
+from eval.model.efficiency import Efficiency, load_fitted
+
+# Hand-written HIP variants are closest to the #1 design, so they share its constants.
+VARIANT_CONSTANTS_FROM = "winner"
+
+
+def _kernel_variants():
+    """kernels.config when the kernel helper's package is importable, else None."""
+    try:
+        return importlib.import_module("kernels.config")
+    except ImportError:
+        return None
+
+
+def known_designs() -> list[str]:
+    kernels = _kernel_variants()
+    return list(DESIGNS) + (list(kernels.VARIANTS) if kernels else [])
+
+
+def design_for(name: str, candidates: list[str] | None = None) -> Design:
+    """The design called `name`, with `candidates` replacing its config list when given."""
+    if name in DESIGNS:
+        design = DESIGNS[name]
+    else:
+        kernels = _kernel_variants()
+        if kernels is None or name not in kernels.VARIANTS:
+            raise KeyError(f"unknown design or variant {name!r}; known: {', '.join(known_designs())}")
+        design = Design(name=name, candidates=tuple(c.name for c in kernels.candidates(name)),
+                        summary=f"kernels/fp8_mm_{name}.hip, candidates from kernels.config")
+    if candidates is not None:
+        design = Design(design.name, tuple(candidates), design.mfma_kind,
+                        design.transposes_inputs, design.lds_pad_bytes, design.summary)
+    return design
+
+
+def efficiency_for(design: Design) -> Efficiency:
+    return load_fitted(design.name if design.name in DESIGNS else VARIANT_CONSTANTS_FROM)
