@@ -1,0 +1,61 @@
+"""python -m eval.isa [files...] [--csv PATH] [--keep-asm DIR]
+
+Compiles each .hip file / submission .py for gfx942 and prints one row per kernel; with no
+files, every kernels/*.hip plus submission.py. Exit status 1 if any file failed to compile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from eval.isa import CompileError, SourceError, report
+from eval.isa.table import format_table, write_csv
+from eval.isa.toolchain import REPO_ROOT
+
+DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
+
+
+def default_files() -> list[Path]:
+    files = sorted((REPO_ROOT / "kernels").glob("*.hip"))
+    submission = REPO_ROOT / "submission.py"
+    return files + ([submission] if submission.exists() else [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m eval.isa", description=__doc__.splitlines()[2])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help=f"default {DEFAULT_CSV.relative_to(REPO_ROOT)}")
+    parser.add_argument("--keep-asm", type=Path, metavar="DIR", help="keep each file's .s here")
+    args = parser.parse_args(argv)
+    files = args.files or default_files()
+    if not files:
+        print("no kernels/*.hip or submission.py to report on", file=sys.stderr)
+        return 0
+
+    def build(path: Path):
+        start = time.perf_counter()
+        try:
+            return path, report(path, args.keep_asm), None, time.perf_counter() - start
+        except (CompileError, SourceError) as error:
+            return path, [], error, time.perf_counter() - start
+
+    rows, failed = [], 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for done, (path, kernels, error, seconds) in enumerate(pool.map(build, files), 1):
+            status = f"FAILED\n{error}" if error else f"{len(kernels)} kernel(s)"
+            print(f"[{done}/{len(files)}] {path} ({seconds:.1f} s): {status}", file=sys.stderr)
+            failed += error is not None
+            rows += kernels
+    print(format_table(rows))
+    write_csv(rows, args.csv)
+    print(f"wrote {args.csv}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
