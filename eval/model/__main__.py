@@ -8,7 +8,7 @@ import argparse
 import sys
 from dataclasses import asdict
 
-from eval.model import calibrate, format_pick_table, pick, predict_case
+from eval.model import ConfigNameError, calibrate, format_pick_table, pick, predict_case
 from eval.model.efficiency import save_fitted
 from eval.model.variants import known_designs
 
@@ -25,7 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--predict", nargs=4, metavar=("M", "N", "K", "CONFIG"),
                         help="breakdown of one shape and config")
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except (ConfigNameError, KeyError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
 
+
+def _run(args: argparse.Namespace) -> int:
     if args.predict:
         m, n, k, config = args.predict
         for key, value in asdict(predict_case(args.variant, int(m), int(n), int(k), config)).items():

@@ -54,7 +54,7 @@ def predicted_geomean_us(picks: list[Pick]) -> float:
 def format_pick_table(picks: list[Pick]) -> str:
     """An aligned table keyed by shape, ready for a dispatch table, with predicted times."""
     lines = [f"{'kind':<10} {'m':>5} {'n':>5} {'k':>5}  {'config':<28} {'kernel_us':>9} "
-             f"{'lb_us':>7} {'SOL_us':>7}  {'bound':<10} runner-up (us)"]
+             f"{'lb_us':>7} {'SOL_us':>7}  {'bound':<10} runner-up (kernel_us)"]
     for p in picks:
         b = p.best
         sol = contract.speed_of_light_us(b.m, b.n, b.k)
