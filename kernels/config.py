@@ -61,7 +61,7 @@ class Config:
 _TILES = {
     "v0_naive": ["bm16_bn16_bk128_w4x1"],
     "v1_lds_mfma": ["bm128_bn128_bk128_w2x2"],
-    "v2_swizzle_splitk": ["bm128_bn128_bk128_w2x4", "bm256_bn128_bk128_w2x4",
+    "v2_swizzle_splitk": ["bm128_bn128_bk128_w2x4",
                           "bm64_bn128_bk128_w1x4"],
 }
 SPLIT_K_CHOICES = {"v0_naive": (1,), "v1_lds_mfma": (1,),

@@ -18,13 +18,14 @@ TARGETS = {  # generated file -> variant it packs
     "examples/naive_hip_submission.py": "v0_naive",
     "submission.py": "v0_naive",
 }
-_LOCAL_INCLUDE = re.compile(r'^#include "(common/[\w.]+)"\n', re.M)
+# variants include "common/x.h"; common headers include each other as "x.h"
+_LOCAL_INCLUDE = re.compile(r'^#include "(?:common/)?(\w+\.h)"\n', re.M)
 _DECLARATION = re.compile(r"^(torch::Tensor fp8_mm\([^)]*\))", re.M)
 
 
 def _common_headers(text: str, seen: list[str]) -> list[str]:
     """Local headers in first-include order, each once (headers may include headers)."""
-    for header in _LOCAL_INCLUDE.findall(text):
+    for header in ("common/" + name for name in _LOCAL_INCLUDE.findall(text)):
         if header not in seen:
             _common_headers((configs.KERNEL_DIR / header).read_text(), seen)
             seen.append(header)

@@ -1,9 +1,8 @@
 """The per-shape table: which config runs each published shape, keyed by canonical names.
 
 One row per shape (m, n, k) of the 18 benchmarks and 11 tests; any other shape takes the
-general path (kernels/select.py). Until the performance model (eval/model) ranks them, the
-rows were chosen by reasoning: enough blocks for 304 CUs, split-K only where output tiles
-are few, the 256-row tile where m is large enough to fill it.
+general path (kernels/select.py). The v2 rows are the MI300X performance model's picks
+(eval/model, predicted not measured); regenerate them with the command beside the table.
 """
 from __future__ import annotations
 
@@ -12,7 +11,37 @@ from kernels.config import Config
 SHAPE_TABLE: dict[str, dict[tuple[int, int, int], str]] = {
     "v0_naive": {},
     "v1_lds_mfma": {},
-    "v2_swizzle_splitk": {},
+    "v2_swizzle_splitk": {  # `python -m eval.model --pick --variant v2_swizzle_splitk`
+        (1024, 1536, 7168): "bm64_bn128_bk128_w1x4_sk3",
+        (1024, 3072, 1536): "bm64_bn128_bk128_w1x4_sk1",
+        (1024, 576, 7168): "bm64_bn128_bk128_w1x4_sk6",
+        (1024, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
+        (1024, 7168, 2048): "bm64_bn128_bk128_w1x4_sk1",
+        (1024, 4608, 7168): "bm64_bn128_bk128_w1x4_sk1",
+        (1024, 7168, 2304): "bm64_bn128_bk128_w1x4_sk1",
+        (1024, 512, 7168): "bm64_bn128_bk128_w1x4_sk8",
+        (1024, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 1536, 7168): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 3072, 1536): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 576, 7168): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 7168, 2048): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 4608, 7168): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 7168, 2304): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 512, 7168): "bm64_bn128_bk128_w1x4_sk1",
+        (6144, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
+        (64, 64, 128): "bm64_bn128_bk128_w1x4_sk1",
+        (64, 1536, 7168): "bm64_bn128_bk128_w1x4_sk8",
+        (64, 3072, 1536): "bm64_bn128_bk128_w1x4_sk6",
+        (64, 576, 7168): "bm64_bn128_bk128_w1x4_sk8",
+        (96, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
+        (96, 7168, 2048): "bm64_bn128_bk128_w1x4_sk4",
+        (96, 4608, 7168): "bm64_bn128_bk128_w1x4_sk8",
+        (128, 7168, 2304): "bm64_bn128_bk128_w1x4_sk3",
+        (128, 512, 7168): "bm64_bn128_bk128_w1x4_sk8",
+        (512, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
+        (512, 1536, 7168): "bm64_bn128_bk128_w1x4_sk6",
+    },
 }
 
 
