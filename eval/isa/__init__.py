@@ -19,9 +19,9 @@ from pathlib import Path
 
 from eval.isa import asm, occupancy
 from eval.isa.source import SourceError, carries_hip, translation_unit
-from eval.isa.toolchain import demangle, device_compile_command
+from eval.isa.toolchain import REPO_ROOT, demangle, device_compile_command
 
-__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "report"]
+__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
 
 
 class CompileError(RuntimeError):
@@ -60,6 +60,16 @@ class KernelReport:
     @property
     def spills(self) -> bool:
         return self.vgpr_spills > 0 or self.sgpr_spills > 0 or self.scratch_bytes > 0
+
+
+def default_files(with_examples: bool = False) -> list[Path]:
+    """Every kernels/*.hip that defines a kernel (fragments such as the binding are compiled
+    as part of submission.py), submission.py, and optionally examples/*.py carrying HIP."""
+    files = [path for path in sorted((REPO_ROOT / "kernels").glob("*.hip")) if "__global__" in path.read_text()]
+    files += [path for path in [REPO_ROOT / "submission.py"] if path.exists()]
+    if with_examples:
+        files += [path for path in sorted((REPO_ROOT / "examples").glob("*.py")) if carries_hip(path)]
+    return files
 
 
 def compile_to_asm(path: Path, keep_dir: Path | None = None) -> str:

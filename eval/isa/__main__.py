@@ -13,17 +13,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from eval.isa import CompileError, SourceError, report
+from eval.isa import CompileError, SourceError, default_files, report
 from eval.isa.table import format_table, write_csv
 from eval.isa.toolchain import REPO_ROOT
 
 DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
-
-
-def default_files() -> list[Path]:
-    files = sorted((REPO_ROOT / "kernels").glob("*.hip"))
-    submission = REPO_ROOT / "submission.py"
-    return files + ([submission] if submission.exists() else [])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -99,6 +99,9 @@ def _function_body(lines: list[str], symbol: str) -> tuple[list[_Line], dict[str
             continue
         if _LABEL.match(stripped):
             body.append(_Line(label=stripped))
+        elif stripped.startswith(";") and body and body[-1].label:
+            # LLVM wraps long loop annotations onto comment lines under the label.
+            body[-1] = _Line(label=body[-1].label + " " + stripped)
         elif stripped and not stripped.startswith((";", ".")):
             mnemonic, _, operands = stripped.partition(" ")
             body.append(_Line(mnemonic=mnemonic, operands=operands.strip()))
