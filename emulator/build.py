@@ -1,0 +1,120 @@
+"""load_inline for the emulator: builds HIP sources for the CPU and returns a torch module.
+
+The HIP source is rewritten by emulator.preprocess, glued behind the C++ sources into one
+translation unit with a pybind11 module, and compiled by torch's own CPU extension builder
+with CXX=clang++-19 (ext_vector_type needs clang) and emulator/include first on the include
+path. Builds are cached by a hash of everything that goes into them.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import warnings
+from pathlib import Path
+
+from emulator.errors import EmulatorBuildError
+from emulator.preprocess import INCLUDE_DIR, preprocess
+
+COMPILER = os.environ.get("EMU_CXX", "clang++-19")
+BASE_FLAGS = ["-O2", "-std=c++20", "-g0", "-Wno-unused-result", "-Wno-deprecated-declarations"]
+ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
+DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
+# Device-compiler flags that mean nothing on the host: dropped.
+DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|-munsafe-fp-atomics|--save-temps|-save-temps"
+                          r"|--gpu-max-threads-per-block=.*|-fgpu-.*|-mcumode|-mno-cumode|-mwavefrontsize64"
+                          r"|-fno-gpu-rdc|-fgpu-rdc|--cuda-.*|-x|hip)$")
+
+BINDING_TEMPLATE = """
+static PyObject* emu_error_type = nullptr;
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
+  emu_error_type = pybind11::module_::import("emulator.errors").attr("EmulatorError").cast<pybind11::object>().release().ptr();
+  pybind11::register_exception_translator([](std::exception_ptr p) {{
+    try {{
+      if (p) std::rethrow_exception(p);
+    }} catch (const ::emu::Error& e) {{
+      PyErr_SetString(emu_error_type, e.what());
+    }}
+  }});
+{defs}
+}}
+"""
+
+
+def host_flags(flags: list[str] | None) -> list[str]:
+    return [f for f in (flags or []) if not DROPPED_FLAG.match(f)]
+
+
+def asan_requested() -> bool:
+    return os.environ.get("EMU_ASAN", "") not in ("", "0")
+
+
+@contextlib.contextmanager
+def compiler_env():
+    saved = os.environ.get("CXX")
+    os.environ["CXX"] = COMPILER
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("CXX", None)
+        else:
+            os.environ["CXX"] = saved
+
+
+def translation_unit(name: str, cpp_sources: list[str], cuda_sources: list[str], functions) -> str:
+    if isinstance(functions, str):
+        functions = [functions]
+    if isinstance(functions, dict):
+        defs = "\n".join(f'  m.def("{f}", &{f}, "{doc}");' for f, doc in functions.items())
+    else:
+        defs = "\n".join(f'  m.def("{f}", &{f}, "{f}");' for f in functions or [])
+    parts = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
+    parts += [preprocess(s, f"{name}_cpp{i}.cpp") for i, s in enumerate(cpp_sources)]
+    parts += [preprocess(s, f"{name}_hip{i}.hip") for i, s in enumerate(cuda_sources)]
+    parts.append('#line 1 "binding.cpp"')
+    parts.append(BINDING_TEMPLATE.format(defs=defs))
+    return "\n".join(parts)
+
+
+def runtime_fingerprint() -> str:
+    h = hashlib.sha256()
+    for header in sorted(INCLUDE_DIR.rglob("*.h")):
+        h.update(header.read_bytes())
+    return h.hexdigest()
+
+
+def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
+                extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False, with_cuda=None,
+                is_python_module=True, with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False,
+                **_ignored):
+    """Drop-in for torch.utils.cpp_extension.load_inline that builds HIP sources for the emulator."""
+    from torch.utils import cpp_extension
+
+    cpp_sources = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources or [])
+    cuda_sources = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
+    flags = BASE_FLAGS + host_flags(extra_cflags) + host_flags(extra_cuda_cflags)
+    ldflags = list(extra_ldflags or [])
+    if asan_requested():
+        flags += ASAN_FLAGS
+        ldflags += ASAN_FLAGS
+    source = translation_unit(name, cpp_sources, cuda_sources, functions)
+    digest = hashlib.sha256("\0".join([source, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
+    build_dir = Path(build_directory) if build_directory else DEFAULT_BUILD_ROOT / f"{name}_{digest}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    main = build_dir / "main.cpp"
+    if not main.exists() or main.read_text() != source:
+        main.write_text(source)
+    includes = [str(INCLUDE_DIR)] + list(extra_include_paths or [])
+    with compiler_env(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            module = cpp_extension.load(name=f"{name}_{digest}", sources=[str(main)], extra_cflags=flags,
+                                        extra_ldflags=ldflags, extra_include_paths=includes,
+                                        build_directory=str(build_dir), verbose=verbose, with_cuda=False,
+                                        is_python_module=is_python_module, keep_intermediates=keep_intermediates)
+        except RuntimeError as e:
+            raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
+    from emulator.schedules import wrap_for_schedules
+    return wrap_for_schedules(module)

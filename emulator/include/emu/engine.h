@@ -1,0 +1,512 @@
+// The execution engine: workgroups spread over CPU threads, every work-item a fiber, waves
+// of 64 lanes that meet at cross-lane operations and workgroup barriers.
+//
+// A workgroup runs on one OS thread. Its scheduler (on the thread's own stack) resumes the
+// lanes of one wave in turn; a lane runs until it reaches a cross-lane operation, a barrier
+// or its end, then switches back. Once every live lane of the wave has stopped, the scheduler
+// checks that they all stopped at the same call site (else: divergence error), and either
+// computes the cross-lane operation from the 64 deposited operands or parks the wave at the
+// barrier. Barriers release when every wave that has not ended waits at the same one.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "emu/fiber.h"
+
+namespace emu {
+
+using Loc = std::source_location;
+
+// Every emulator-detected kernel bug is reported as this (Python: emulator.EmulatorError).
+struct Error : std::runtime_error {
+  explicit Error(const std::string& what) : std::runtime_error("[emulator] " + what) {}
+};
+
+// NOTE: gfx942 limits: 64 KiB LDS per workgroup, 1024 work-items (16 waves) per workgroup.
+constexpr unsigned kWaveSize = 64;
+constexpr size_t kLdsBytes = 65536;
+constexpr unsigned kMaxGroupSize = 1024;
+constexpr size_t kOperandBytes = 192;  // largest per-lane operand block (smfmac 32x32)
+constexpr size_t kResultBytes = 64;    // largest per-lane result (floatx16)
+
+struct UInt3 {
+  unsigned x, y, z;
+};
+
+struct dim3_t {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dim3_t(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+enum class LaneState : unsigned char { Ready, AtOp, AtBarrier, Done, Failed };
+
+struct Wave;
+struct Group;
+
+// A place where lanes meet: the operation and its call site. Two lanes are converged only
+// if both stopped at the same one.
+struct Meeting {
+  const char* op = nullptr;
+  const char* file = nullptr;
+  unsigned line = 0;
+  void (*compute)(Wave&, uint64_t exec) = nullptr;
+  bool operator==(const Meeting& o) const {
+    return op == o.op && line == o.line && compute == o.compute &&
+           (file == o.file || std::strcmp(file, o.file) == 0);
+  }
+  std::string where() const { return std::string(op) + " at " + file + ":" + std::to_string(line); }
+};
+
+struct Lane {
+  Context ctx;
+  Group* group = nullptr;
+  Wave* wave = nullptr;
+  unsigned lane_id = 0;  // 0..63 inside the wave
+  UInt3 thread_idx{};
+  LaneState state = LaneState::Ready;
+  Meeting meeting;
+};
+
+struct Wave {
+  unsigned index = 0;
+  uint64_t present = 0;  // lanes that exist (a partial last wave has fewer)
+  uint64_t live = 0;     // present and not ended
+  bool at_barrier = false;
+  Lane* lanes[kWaveSize] = {};
+  void (*compute)(Wave&, uint64_t) = nullptr;
+  alignas(64) unsigned char operands[kWaveSize * kOperandBytes];
+  alignas(64) unsigned char results[kWaveSize * kResultBytes];
+  bool done() const { return live == 0; }
+};
+
+struct Launch {
+  dim3_t grid, block;
+  size_t dynamic_lds = 0;
+  const void* params = nullptr;
+  void (*invoke)(const Launch&) = nullptr;
+  const void* kernel = nullptr;
+  Loc site;
+  unsigned group_size = 0, waves_per_group = 0;
+  unsigned schedule = 0;  // 0: in order; odd: reversed; even > 0: seeded random
+  bool allow_exited_barrier = false;
+};
+
+// Options read at each launch from the environment (the Python side sets them).
+inline unsigned env_unsigned(const char* name, unsigned fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? unsigned(std::strtoul(v, nullptr, 10)) : fallback;
+}
+
+inline thread_local Lane* t_lane __attribute__((tls_model("initial-exec"))) = nullptr;
+
+struct Group {
+  const Launch* launch = nullptr;
+  UInt3 block_idx{};
+  std::vector<Lane> lanes;
+  std::vector<std::unique_ptr<Wave>> waves;
+  StackPool stacks;
+  Context scheduler;
+  std::unique_ptr<unsigned char[]> lds{new unsigned char[kLdsBytes]};
+  size_t lds_static_used = 0;
+  std::vector<size_t> slot_offset;       // per static __shared__ declaration
+  std::vector<unsigned> slot_generation;  // == generation when allocated for this group
+  unsigned generation = 0;
+  std::string failure;
+  uint64_t rng = 0;
+
+  explicit Group(const Launch& l) : launch(&l), lanes(l.group_size), stacks(l.group_size) {
+    for (unsigned w = 0; w < l.waves_per_group; ++w) {
+      waves.push_back(std::make_unique<Wave>());
+      waves.back()->index = w;
+    }
+  }
+  uint64_t next_random() {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  }
+};
+
+[[noreturn]] void lane_fail(const std::string& message);
+
+// ---- lane side ---------------------------------------------------------------------------
+
+inline void yield_to_scheduler(Lane* lane) {
+#ifdef EMU_ASAN
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, nullptr, 0);
+#endif
+  context_switch(lane->ctx, lane->group->scheduler);
+#ifdef EMU_ASAN
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+}
+
+inline Lane& current_lane() {
+  Lane* lane = t_lane;
+  if (!lane) throw Error("device code called outside a kernel launch");
+  return *lane;
+}
+
+// A lane stops here, the scheduler fails the launch with this message.
+[[noreturn]] inline void lane_fail(const std::string& message) {
+  Lane* lane = t_lane;
+  if (!lane) throw Error(message);
+  lane->group->failure = message;
+  lane->state = LaneState::Failed;
+  yield_to_scheduler(lane);
+  __builtin_trap();
+}
+
+// Deposit this lane's operands of a cross-lane op, wait for the wave, pick up the result.
+// Op::compute(const In* in, Out* out, uint64_t exec, Wave&) sees all 64 slots.
+template <class Op>
+void compute_thunk(Wave& w, uint64_t exec) {
+  Op::compute(reinterpret_cast<const typename Op::In*>(w.operands),
+              reinterpret_cast<typename Op::Out*>(w.results), exec, w);
+}
+
+template <class Op>
+typename Op::Out cross_lane(const typename Op::In& in, const Loc& site) {
+  static_assert(sizeof(typename Op::In) <= kOperandBytes && sizeof(typename Op::Out) <= kResultBytes);
+  Lane& lane = current_lane();
+  Wave& wave = *lane.wave;
+  reinterpret_cast<typename Op::In*>(wave.operands)[lane.lane_id] = in;
+  lane.meeting = Meeting{Op::name, site.file_name(), unsigned(site.line()), &compute_thunk<Op>};
+  lane.state = LaneState::AtOp;
+  yield_to_scheduler(&lane);
+  return reinterpret_cast<const typename Op::Out*>(wave.results)[lane.lane_id];
+}
+
+inline void workgroup_barrier(const char* op, const Loc& site) {
+  Lane& lane = current_lane();
+  lane.meeting = Meeting{op, site.file_name(), unsigned(site.line()), nullptr};
+  lane.state = LaneState::AtBarrier;
+  yield_to_scheduler(&lane);
+}
+
+inline void lane_main(void* arg) {
+  auto* lane = static_cast<Lane*>(arg);
+#ifdef EMU_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+  lane->group->launch->invoke(*lane->group->launch);
+  lane->state = LaneState::Done;
+  yield_to_scheduler(lane);
+  __builtin_trap();
+}
+
+// ---- static and dynamic LDS ---------------------------------------------------------------
+
+inline std::atomic<unsigned> g_next_lds_slot{0};
+// NOTE: LDS is not initialised at kernel start; 0xFF bytes read as NaN in f32/bf16/fp8 so
+// reads before writes show up in results.
+constexpr unsigned char kLdsPoison = 0xFF;
+
+inline void* lds_slot(unsigned slot, size_t size, size_t align, const char* type_name) {
+  Group& g = *current_lane().group;
+  if (slot >= g.slot_offset.size()) {
+    g.slot_offset.resize(slot + 1);
+    g.slot_generation.resize(slot + 1, ~0u);
+  }
+  if (g.slot_generation[slot] != g.generation) {
+    size_t base = g.launch->dynamic_lds + g.lds_static_used;
+    size_t offset = (base + align - 1) / align * align;
+    if (offset + size > kLdsBytes)
+      lane_fail("LDS use above 64 KiB: __shared__ " + std::string(type_name) + " needs " +
+                std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                " (dynamic LDS " + std::to_string(g.launch->dynamic_lds) + " bytes)");
+    std::memset(g.lds.get() + offset, kLdsPoison, size);
+#ifdef EMU_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(g.lds.get() + offset, size);
+#endif
+    g.lds_static_used = offset + size - g.launch->dynamic_lds;
+    g.slot_offset[slot] = offset;
+    g.slot_generation[slot] = g.generation;
+  }
+  return g.lds.get() + g.slot_offset[slot];
+}
+
+// `__shared__ T x[N];` inside a function is rewritten to `auto& x = lds_var<T[N]>([]{});`
+// (the lambda makes one tag type per declaration and template instantiation).
+template <class T, class Tag>
+T& lds_var(Tag) {
+  static const unsigned slot = g_next_lds_slot++;
+  constexpr size_t align = alignof(T) > 16 ? alignof(T) : 16;
+  return *static_cast<T*>(lds_slot(slot, sizeof(T), align, __PRETTY_FUNCTION__));
+}
+
+template <class T>
+T* dynamic_lds() {
+  return reinterpret_cast<T*>(current_lane().group->lds.get());
+}
+
+// ---- scheduler ------------------------------------------------------------------------------
+
+inline std::string lane_ranges(uint64_t mask) {
+  std::string out;
+  for (unsigned l = 0; l < 64; ++l) {
+    if (!((mask >> l) & 1)) continue;
+    unsigned e = l;
+    while (e + 1 < 64 && ((mask >> (e + 1)) & 1)) ++e;
+    if (!out.empty()) out += ",";
+    out += std::to_string(l) + (e > l ? "-" + std::to_string(e) : "");
+    l = e;
+  }
+  return out;
+}
+
+inline std::string group_name(const Group& g) {
+  return "workgroup (" + std::to_string(g.block_idx.x) + "," + std::to_string(g.block_idx.y) + "," +
+         std::to_string(g.block_idx.z) + ")";
+}
+
+inline void resume_lane(Group& g, Lane& lane) {
+  t_lane = &lane;
+#ifdef EMU_ASAN
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, g.stacks.stack(&lane - g.lanes.data()), StackPool::kStackBytes);
+#endif
+  context_switch(g.scheduler, lane.ctx);
+#ifdef EMU_ASAN
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+  t_lane = nullptr;
+  if (lane.state == LaneState::Failed) throw Error(g.failure + " (" + group_name(g) + ")");
+}
+
+// After every live lane of the wave stopped: compute its cross-lane op or park it.
+inline void settle_wave(Group& g, Wave& w) {
+  uint64_t live = 0;
+  const Meeting* first = nullptr;
+  bool converged = true;
+  for (unsigned l = 0; l < 64; ++l) {
+    Lane* lane = w.lanes[l];
+    if (!lane || lane->state == LaneState::Done) continue;
+    live |= uint64_t(1) << l;
+    if (!first) first = &lane->meeting;
+    else if (!(lane->meeting == *first)) converged = false;
+  }
+  w.live = live;
+  if (!live) return;
+  if (!converged) {
+    std::string msg = "divergent control flow at a cross-lane operation or barrier in " + group_name(g) +
+                      " wave " + std::to_string(w.index) + ": all live lanes of a wave must reach the same call;";
+    uint64_t reported = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+      if (!((live >> l) & 1) || ((reported >> l) & 1)) continue;
+      uint64_t same = 0;
+      for (unsigned m = l; m < 64; ++m)
+        if (((live >> m) & 1) && w.lanes[m]->meeting == w.lanes[l]->meeting) same |= uint64_t(1) << m;
+      reported |= same;
+      msg += " lanes " + lane_ranges(same) + " at " + w.lanes[l]->meeting.where() + ";";
+    }
+    throw Error(msg);
+  }
+  if (first->compute == nullptr) {
+    w.at_barrier = true;
+    return;
+  }
+  first->compute(w, live);
+  for (unsigned l = 0; l < 64; ++l)
+    if ((live >> l) & 1) w.lanes[l]->state = LaneState::Ready;
+}
+
+// Runs every ready lane of the wave once (until each stops), then settles the wave.
+inline void run_wave_segment(Group& g, Wave& w) {
+  unsigned order[64];
+  for (unsigned l = 0; l < 64; ++l) order[l] = l;
+  unsigned s = g.launch->schedule;
+  if (s & 1) std::reverse(order, order + 64);
+  else if (s) for (unsigned l = 63; l > 0; --l) std::swap(order[l], order[g.next_random() % (l + 1)]);
+  for (unsigned i = 0; i < 64; ++i) {
+    Lane* lane = w.lanes[order[i]];
+    if (lane && lane->state == LaneState::Ready) resume_lane(g, *lane);
+  }
+  settle_wave(g, w);
+}
+
+inline Wave* pick_wave(Group& g) {
+  Wave* pick = nullptr;
+  unsigned s = g.launch->schedule, runnable = 0;
+  for (auto& w : g.waves) {
+    if (w->done() || w->at_barrier) continue;
+    ++runnable;
+    if (!pick || (s & 1)) pick = w.get();  // in order: the first; odd schedules: the last
+    else if (s && g.next_random() % runnable == 0) pick = w.get();
+  }
+  return pick;
+}
+
+inline void release_barrier(Group& g) {
+  const Meeting* site = nullptr;
+  std::string waiting, ended;
+  for (auto& w : g.waves) {
+    if (w->done()) {
+      ended += (ended.empty() ? "" : ",") + std::to_string(w->index);
+      continue;
+    }
+    const Meeting& m = w->lanes[__builtin_ctzll(w->live)]->meeting;
+    if (site && !(m == *site))
+      throw Error("waves of " + group_name(g) + " wait at different barriers: " + site->where() + " and " +
+                  m.where() + " (wave " + std::to_string(w->index) + ")");
+    site = &m;
+    waiting += (waiting.empty() ? "" : ",") + std::to_string(w->index);
+  }
+  if (!ended.empty() && !g.launch->allow_exited_barrier)
+    throw Error("deadlock: barrier " + site->where() + " in " + group_name(g) + " is waited for by waves " +
+                waiting + " but waves " + ended +
+                " ended without reaching it (a barrier must be reached by every wave; "
+                "EMU_ALLOW_EXITED_BARRIER=1 accepts hardware's rule that ended waves are not waited for)");
+  for (auto& w : g.waves) {
+    if (w->done()) continue;
+    w->at_barrier = false;
+    for (unsigned l = 0; l < 64; ++l)
+      if ((w->live >> l) & 1) w->lanes[l]->state = LaneState::Ready;
+  }
+}
+
+inline void run_group(Group& g, unsigned linear_id) {
+  const Launch& L = *g.launch;
+  g.block_idx = {linear_id % L.grid.x, (linear_id / L.grid.x) % L.grid.y, linear_id / (L.grid.x * L.grid.y)};
+  ++g.generation;
+  g.lds_static_used = 0;
+  g.rng = 0x9E3779B97F4A7C15ull ^ (uint64_t(L.schedule) << 32) ^ linear_id;
+  if (L.dynamic_lds) std::memset(g.lds.get(), kLdsPoison, L.dynamic_lds);
+#ifdef EMU_ASAN
+  ASAN_POISON_MEMORY_REGION(g.lds.get() + L.dynamic_lds, kLdsBytes - L.dynamic_lds);
+#endif
+  for (auto& w : g.waves) {
+    w->present = w->live = 0;
+    w->at_barrier = false;
+    std::fill(std::begin(w->lanes), std::end(w->lanes), nullptr);
+  }
+  for (unsigned t = 0; t < L.group_size; ++t) {
+    Lane& lane = g.lanes[t];
+    Wave& w = *g.waves[t / 64];
+    lane.group = &g;
+    lane.wave = &w;
+    lane.lane_id = t % 64;
+    lane.thread_idx = {t % L.block.x, (t / L.block.x) % L.block.y, t / (L.block.x * L.block.y)};
+    lane.state = LaneState::Ready;
+    w.lanes[t % 64] = &lane;
+    w.present |= uint64_t(1) << (t % 64);
+    w.live = w.present;
+#ifdef EMU_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(g.stacks.stack(t), StackPool::kStackBytes);
+#endif
+    context_init(lane.ctx, g.stacks.stack(t), StackPool::kStackBytes, &lane_main, &lane);
+  }
+  for (;;) {
+    Wave* w = pick_wave(g);
+    if (!w) {
+      bool all_done = std::all_of(g.waves.begin(), g.waves.end(), [](auto& x) { return x->done(); });
+      if (all_done) return;
+      release_barrier(g);
+      continue;
+    }
+    run_wave_segment(g, *w);
+    if (L.schedule == 0)  // default order: run the wave on until it waits at a barrier or ends
+      while (!w->done() && !w->at_barrier) run_wave_segment(g, *w);
+  }
+}
+
+// Spreads the workgroups over worker threads; rethrows the first failure.
+inline void run_launch(const Launch& L) {
+  size_t groups = size_t(L.grid.x) * L.grid.y * L.grid.z;
+  if (groups == 0 || L.group_size == 0) return;
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  unsigned workers = unsigned(std::min<size_t>(env_unsigned("EMU_THREADS", hw), groups));
+  if (L.schedule) workers = 1;  // a varied schedule must be reproducible
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    try {
+      Group g(L);
+      for (size_t id; !failed && (id = next++) < groups;) run_group(g, unsigned(id));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < workers; ++i) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// ---- launch ---------------------------------------------------------------------------------
+
+template <class... P>
+struct KernelCall {
+  void (*fn)(P...);
+  std::tuple<P...> args;
+  static void invoke(const Launch& L) {
+    auto* call = static_cast<const KernelCall*>(L.params);
+    std::apply(call->fn, call->args);  // each work-item gets its own copy of the arguments
+  }
+};
+
+template <class... P, class... A>
+void launch_kernel(const Loc& site, void (*kernel)(P...), dim3_t grid, dim3_t block, size_t shmem,
+                   A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong number of arguments");
+  unsigned group_size = block.x * block.y * block.z;
+  std::string where = std::string(site.file_name()) + ":" + std::to_string(site.line());
+  if (group_size > kMaxGroupSize)
+    throw Error("workgroup of " + std::to_string(group_size) + " work-items above the gfx942 limit of 1024 (launch at " +
+                where + ")");
+  if (shmem > kLdsBytes)
+    throw Error("dynamic LDS of " + std::to_string(shmem) + " bytes above 64 KiB (launch at " + where + ")");
+  KernelCall<P...> call{kernel, std::tuple<P...>(static_cast<P>(args)...)};
+  Launch L;
+  L.grid = grid;
+  L.block = block;
+  L.dynamic_lds = shmem;
+  L.params = &call;
+  L.invoke = &KernelCall<P...>::invoke;
+  L.kernel = reinterpret_cast<const void*>(kernel);
+  L.site = site;
+  L.group_size = group_size;
+  L.waves_per_group = (group_size + 63) / 64;
+  L.schedule = env_unsigned("EMU_SCHEDULE", 0);
+  L.allow_exited_barrier = env_unsigned("EMU_ALLOW_EXITED_BARRIER", 0) != 0;
+  run_launch(L);
+}
+
+// `kernel<<<grid, block, shmem, stream>>>(args)` is rewritten to
+// `::emu::Launcher(grid, block, shmem, stream)(kernel, args)`.
+struct Launcher {
+  dim3_t grid, block;
+  size_t shmem;
+  Loc site;
+  template <class G, class B, class S = size_t, class St = void*>
+  Launcher(G g, B b, S s = 0, St = nullptr, Loc here = Loc::current())
+      : grid(to_dim(g)), block(to_dim(b)), shmem(size_t(s)), site(here) {}
+  template <class K, class... A>
+  void operator()(K kernel, A&&... args) const {
+    launch_kernel(site, kernel, grid, block, shmem, std::forward<A>(args)...);
+  }
+  static dim3_t to_dim(dim3_t d) { return d; }
+  template <class I>
+  static dim3_t to_dim(I n) requires std::is_integral_v<I> { return dim3_t(unsigned(n)); }
+};
+
+}  // namespace emu

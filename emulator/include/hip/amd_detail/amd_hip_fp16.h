@@ -1,0 +1,2 @@
+#pragma once
+#include "hip/hip_fp16.h"

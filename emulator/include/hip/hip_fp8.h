@@ -1,0 +1,2 @@
+#pragma once
+#include "hip/amd_detail/amd_hip_fp8.h"

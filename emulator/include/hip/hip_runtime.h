@@ -1,0 +1,263 @@
+// The emulator's <hip/hip_runtime.h>: the HIP subset a gfx942 kernel and its host launcher
+// use, implemented on the CPU (see emulator/README.md for the exact list).
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "emu/amdgcn.h"
+#include "emu/engine.h"
+
+#define __HIP_PLATFORM_AMD__ 1
+#define __HIP_EMULATOR__ 1
+#ifndef __gfx942__
+#define __gfx942__ 1
+#endif
+#define __AMDGCN_WAVEFRONT_SIZE 64
+#define __AMDGCN_WAVEFRONT_SIZE__ 64
+
+// ---- qualifiers ------------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+// `__shared__` declarations are rewritten by emulator/preprocess.py; one left over here was
+// not recognised.
+#define __shared__ static_assert(false, "__shared__ in a form the emulator's preprocessor does not rewrite");
+#define HIP_DYNAMIC_SHARED(type, var) type* var = ::emu::dynamic_lds<type>();
+
+constexpr int warpSize = 64;
+
+// ---- ids -------------------------------------------------------------------------------------
+using dim3 = ::emu::dim3_t;
+#define threadIdx (::emu::current_lane().thread_idx)
+#define blockIdx (::emu::current_lane().group->block_idx)
+#define blockDim (::emu::current_lane().group->launch->block)
+#define gridDim (::emu::current_lane().group->launch->grid)
+inline unsigned __lane_id() { return ::emu::current_lane().lane_id; }
+
+// ---- synchronisation ------------------------------------------------------------------------
+inline void __syncthreads(::emu::Loc site = ::emu::Loc::current()) {
+  ::emu::workgroup_barrier("__syncthreads/s_barrier", site);
+}
+inline void __syncwarp(::emu::Loc site = ::emu::Loc::current()) {
+  ::emu::cross_lane<::emu::WaveSyncOp>(0, site);
+}
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() {}
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// ---- warp (wave64) functions ----------------------------------------------------------------
+namespace emu {
+template <class T>
+T shuffle(T var, int src_lane, const Loc& site) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "__shfl of a type wider than 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &var, sizeof(T));
+  bits = cross_lane<BpermuteOp>({src_lane << 2, bits}, site);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+}  // namespace emu
+// HIP's rules: lanes are grouped in segments of `width`; sources outside the caller's
+// segment read the caller's own value.
+template <class T>
+T __shfl(T var, int src_lane, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  int self = int(__lane_id());
+  return ::emu::shuffle(var, (src_lane & (width - 1)) + (self & ~(width - 1)), site);
+}
+template <class T>
+T __shfl_up(T var, unsigned delta, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  int self = int(__lane_id()), src = self - int(delta);
+  return ::emu::shuffle(var, src < (self & ~(width - 1)) ? self : src, site);
+}
+template <class T>
+T __shfl_down(T var, unsigned delta, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  int self = int(__lane_id());
+  int src = int((self & (width - 1)) + int(delta)) >= width ? self : self + int(delta);
+  return ::emu::shuffle(var, src, site);
+}
+template <class T>
+T __shfl_xor(T var, int lane_mask, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  int self = int(__lane_id()), src = self ^ lane_mask;
+  return ::emu::shuffle(var, src >= ((self + width) & ~(width - 1)) ? self : src, site);
+}
+inline unsigned long long __ballot(int p, ::emu::Loc site = ::emu::Loc::current()) {
+  return __builtin_amdgcn_ballot_w64(p != 0, site);
+}
+inline unsigned long long __ballot64(int p, ::emu::Loc site = ::emu::Loc::current()) { return __ballot(p, site); }
+inline int __any(int p, ::emu::Loc site = ::emu::Loc::current()) { return __ballot(p, site) != 0; }
+inline int __all(int p, ::emu::Loc site = ::emu::Loc::current()) {
+  auto exec = ::emu::cross_lane<::emu::BallotOp>(true, site);
+  return __builtin_amdgcn_ballot_w64(p != 0, site) == exec;
+}
+inline unsigned long long __activemask(::emu::Loc site = ::emu::Loc::current()) {
+  return __builtin_amdgcn_read_exec(site);
+}
+
+// ---- bit tricks and reinterpretation ---------------------------------------------------------
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(unsigned x) { return __builtin_ffs(int(x)); }
+inline int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+inline float __int_as_float(int x) { return ::emu::bit_cast<float>(x); }
+inline float __uint_as_float(unsigned x) { return ::emu::bit_cast<float>(x); }
+inline int __float_as_int(float x) { return ::emu::bit_cast<int>(x); }
+inline unsigned __float_as_uint(float x) { return ::emu::bit_cast<unsigned>(x); }
+inline int __float2int_rn(float x) { return int(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return int(x); }
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return std::exp(x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+using std::max;
+using std::min;
+inline int max(int a, int b) { return a > b ? a : b; }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+template <class T>
+T __ldg(const T* p) { return *p; }
+
+// ---- atomics (real atomics: workgroups run on several threads) -------------------------------
+template <class T>
+T atomicAdd(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_add(v);
+}
+template <class T>
+T atomicSub(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_sub(v);
+}
+template <class T>
+T atomicExch(T* p, T v) {
+  return std::atomic_ref<T>(*p).exchange(v);
+}
+template <class T>
+T atomicCAS(T* p, T expected, T desired) {
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
+  return expected;
+}
+template <class T>
+T atomicMax(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (old < v && !a.compare_exchange_weak(old, v)) {}
+  return old;
+}
+template <class T>
+T atomicMin(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (v < old && !a.compare_exchange_weak(old, v)) {}
+  return old;
+}
+template <class T>
+T atomicOr(T* p, T v) { return std::atomic_ref<T>(*p).fetch_or(v); }
+template <class T>
+T atomicAnd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_and(v); }
+template <class T>
+T unsafeAtomicAdd(T* p, T v) { return atomicAdd(p, v); }
+
+// ---- vector types ---------------------------------------------------------------------------
+#define EMU_VECTOR_TYPES(T, NAME)                                                           \
+  typedef T NAME##1 __attribute__((ext_vector_type(1)));                                    \
+  typedef T NAME##2 __attribute__((ext_vector_type(2)));                                    \
+  typedef T NAME##4 __attribute__((ext_vector_type(4)));                                    \
+  struct NAME##3 {                                                                          \
+    T x, y, z;                                                                              \
+  };                                                                                        \
+  inline NAME##2 make_##NAME##2(T x, T y) { return NAME##2{x, y}; }                         \
+  inline NAME##3 make_##NAME##3(T x, T y, T z) { return NAME##3{x, y, z}; }                 \
+  inline NAME##4 make_##NAME##4(T x, T y, T z, T w) { return NAME##4{x, y, z, w}; }
+EMU_VECTOR_TYPES(float, float)
+EMU_VECTOR_TYPES(double, double)
+EMU_VECTOR_TYPES(int, int)
+EMU_VECTOR_TYPES(unsigned int, uint)
+EMU_VECTOR_TYPES(short, short)
+EMU_VECTOR_TYPES(unsigned short, ushort)
+EMU_VECTOR_TYPES(signed char, char)
+EMU_VECTOR_TYPES(unsigned char, uchar)
+EMU_VECTOR_TYPES(long long, longlong)
+EMU_VECTOR_TYPES(unsigned long long, ulonglong)
+#undef EMU_VECTOR_TYPES
+
+// ---- runtime API: everything is synchronous host memory ---------------------------------------
+typedef int hipError_t;
+constexpr hipError_t hipSuccess = 0;
+constexpr hipError_t hipErrorInvalidValue = 1;
+typedef struct emu_stream* hipStream_t;
+typedef struct emu_event* hipEvent_t;
+enum hipMemcpyKind { hipMemcpyHostToHost, hipMemcpyHostToDevice, hipMemcpyDeviceToHost, hipMemcpyDeviceToDevice, hipMemcpyDefault };
+inline hipError_t hipGetLastError() { return hipSuccess; }
+inline hipError_t hipPeekAtLastError() { return hipSuccess; }
+inline const char* hipGetErrorString(hipError_t e) { return e == hipSuccess ? "hipSuccess" : "hipError"; }
+inline const char* hipGetErrorName(hipError_t e) { return hipGetErrorString(e); }
+inline hipError_t hipDeviceSynchronize() { return hipSuccess; }
+inline hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+template <class T>
+hipError_t hipMalloc(T** p, size_t bytes) {
+  *p = static_cast<T*>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));
+  return *p ? hipSuccess : hipErrorInvalidValue;
+}
+inline hipError_t hipFree(void* p) {
+  std::free(p);
+  return hipSuccess;
+}
+inline hipError_t hipMemset(void* p, int v, size_t n) {
+  std::memset(p, v, n);
+  return hipSuccess;
+}
+inline hipError_t hipMemsetAsync(void* p, int v, size_t n, hipStream_t = nullptr) { return hipMemset(p, v, n); }
+inline hipError_t hipMemcpy(void* d, const void* s, size_t n, hipMemcpyKind = hipMemcpyDefault) {
+  std::memmove(d, s, n);
+  return hipSuccess;
+}
+inline hipError_t hipMemcpyAsync(void* d, const void* s, size_t n, hipMemcpyKind k = hipMemcpyDefault,
+                                 hipStream_t = nullptr) {
+  return hipMemcpy(d, s, n, k);
+}
+template <class T>
+hipError_t hipMemcpyToSymbol(T& symbol, const void* src, size_t n, size_t offset = 0,
+                             hipMemcpyKind = hipMemcpyHostToDevice) {
+  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, n);
+  return hipSuccess;
+}
+inline hipError_t hipGetDevice(int* d) {
+  *d = 0;
+  return hipSuccess;
+}
+inline hipError_t hipSetDevice(int) { return hipSuccess; }
+
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
+  ::emu::Launcher((grid), (block), (shmem), (stream))(kernel, ##__VA_ARGS__)
+
+#define HIP_CHECK(expr) (void)(expr)
+
+// torch's stream accessors, for host code that passes the current stream to a launch.
+#if __has_include(<torch/extension.h>)
+namespace at::cuda {
+inline hipStream_t getCurrentCUDAStream(int = -1) { return nullptr; }
+}  // namespace at::cuda
+namespace at::hip {
+inline hipStream_t getCurrentHIPStream(int = -1) { return nullptr; }
+}  // namespace at::hip
+namespace c10::hip {
+inline hipStream_t getCurrentHIPStream(int = -1) { return nullptr; }
+}  // namespace c10::hip
+#endif

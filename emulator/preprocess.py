@@ -1,0 +1,252 @@
+"""Source rewriting that turns HIP device code into host C++ for the emulator's headers.
+
+Three rewrites, each keeping line numbers so compiler messages point at the user's lines:
+  kernel<<<grid, block, shmem, stream>>>(args)  ->  ::emu::Launcher(grid, block, shmem, stream)(kernel, args)
+  __shared__ T name[N];  (in a function)        ->  auto& name = ::emu::lds_var<T[N]>([]{});
+  extern __shared__ T name[];                   ->  T* const name = ::emu::dynamic_lds<T>();
+and a scan that rejects what the emulator cannot run (inline asm, rocWMMA, builtins it does
+not implement) with the construct and line.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from emulator.errors import EmulatorBuildError
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+
+def mask_comments_and_strings(src: str) -> str:
+    """A copy of src with comments and literal contents blanked (same length, newlines kept)."""
+    out = list(src)
+    i, n = 0, len(src)
+
+    def blank(a: int, b: int) -> None:
+        for j in range(a, b):
+            if out[j] != "\n":
+                out[j] = " "
+
+    while i < n:
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            blank(i, j)
+            i = j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            blank(i, j)
+            i = j
+        elif src[i] == '"' and not re.match(r"R$", src[max(0, i - 1):i]):
+            j = i + 1
+            while j < n and src[j] != '"':
+                j += 2 if src[j] == "\\" else 1
+            blank(i + 1, j)
+            i = j + 1
+        elif src[i] == '"':  # raw string R"delim( ... )delim"
+            m = re.match(r'"([^(]*)\(', src[i:])
+            end = src.find(")" + m.group(1) + '"', i) if m else -1
+            j = n if end < 0 else end + len(m.group(1)) + 1
+            blank(i + 1, j)
+            i = j + 1
+        elif src[i] == "'" and not src[i - 1:i].isalnum():
+            j = i + 1
+            while j < n and src[j] != "'":
+                j += 2 if src[j] == "\\" else 1
+            blank(i + 1, j)
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def line_of(src: str, pos: int) -> int:
+    return src.count("\n", 0, pos) + 1
+
+
+def fail(filename: str, src: str, pos: int, message: str) -> None:
+    raise EmulatorBuildError(f"{filename}:{line_of(src, pos)}: {message}")
+
+
+def matching(masked: str, pos: int, open_ch: str, close_ch: str) -> int:
+    """Index just past the bracket closing the one at pos."""
+    depth = 0
+    for i in range(pos, len(masked)):
+        if masked[i] == open_ch:
+            depth += 1
+        elif masked[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+@functools.lru_cache(maxsize=1)
+def emulated_builtins() -> frozenset[str]:
+    """Every __builtin_amdgcn_* name the headers define (read from the headers themselves)."""
+    names: set[str] = set()
+    for header in (INCLUDE_DIR / "emu").glob("*.h"):
+        text = header.read_text()
+        names.update(re.findall(r"\b(__builtin_amdgcn_\w+)\s*\(", text))
+        for m, k, a, b in re.findall(r"EMU_MFMA_F8\((\d+), (\d+), (\w+), (\w+)", text):
+            names.add(f"__builtin_amdgcn_mfma_f32_{m}x{m}x{k}_{a}_{b}")
+        names.update("__builtin_amdgcn_" + x for x in re.findall(r"EMU_MFMA_16BIT\((\w+),", text))
+        for bits in re.findall(r"EMU_BUFFER_OPS\((\d+),", text):
+            names.update({f"__builtin_amdgcn_raw_buffer_load_b{bits}", f"__builtin_amdgcn_raw_buffer_store_b{bits}"})
+    return frozenset(names)
+
+
+UNSUPPORTED = [
+    (re.compile(r"\b(asm|__asm__|__asm)\b"), "inline GCN assembly ({0}) cannot run in the emulator"),
+    (re.compile(r"#\s*include\s*<(rocwmma/[^>]*)>"), "rocWMMA (<{0}>) is not supported by the emulator"),
+    (re.compile(r"\b(__builtin_amdgcn_s_setreg|__builtin_amdgcn_s_getreg)\b"), "{0} (MODE register access) is not emulated"),
+]
+
+
+def reject_unsupported(src: str, masked: str, filename: str) -> None:
+    for pattern, message in UNSUPPORTED:
+        target = src if "include" in pattern.pattern else masked
+        m = pattern.search(target)
+        if m:
+            fail(filename, src, m.start(), message.format(m.group(1)))
+    known = emulated_builtins()
+    for m in re.finditer(r"\b__builtin_amdgcn_\w+", masked):
+        if m.group(0) not in known:
+            fail(filename, src, m.start(), f"{m.group(0)} is not emulated (see emulator/README.md for the supported list)")
+
+
+def rewrite_launches(src: str, masked: str, filename: str) -> str:
+    """kernel<<<cfg>>>(args) -> ::emu::Launcher(cfg)(kernel, args), right to left."""
+    edits = []
+    for m in re.finditer(r"<<<", masked):
+        start = m.start()
+        j = start
+        while j > 0 and masked[j - 1].isspace():
+            j -= 1
+        # the kernel name: identifiers, '::' and balanced template arguments
+        depth, k = 0, j
+        while k > 0:
+            c = masked[k - 1]
+            if c == ">":
+                depth += 1
+            elif c == "<" and depth:
+                depth -= 1
+            elif not (depth or c.isalnum() or c in "_:"):
+                break
+            k -= 1
+        kernel = src[k:j].strip()
+        close = masked.find(">>>", start)
+        if not kernel or close < 0:
+            fail(filename, src, start, "cannot parse this <<<...>>> launch")
+        config = src[start + 3:close]
+        p = close + 3
+        while p < len(masked) and masked[p].isspace():
+            p += 1
+        if p >= len(masked) or masked[p] != "(":
+            fail(filename, src, start, "expected '(' after <<<...>>>")
+        end = matching(masked, p, "(", ")")
+        args = src[p + 1:end - 1]
+        call = f"::emu::Launcher({config})({kernel}{', ' + args if args.strip() else ''})"
+        edits.append((k, end, call))
+    for a, b, text in reversed(edits):
+        src = src[:a] + text + src[b:]
+    return src
+
+
+def namespace_scope(masked: str, pos: int) -> bool:
+    """True if pos is outside every function/class body (only namespace or extern "C" braces)."""
+    stack: list[bool] = []
+    last = 0
+    for m in re.finditer(r"[{};]", masked[:pos]):
+        if m.group(0) == "{":
+            head = masked[last:m.start()]
+            stack.append(bool(re.search(r'\bnamespace\b|\bextern\s*"\s*"\s*$', head)))
+        elif m.group(0) == "}" and stack:
+            stack.pop()
+        last = m.end()
+    return all(stack)
+
+
+ATTRIBUTES = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)|alignas\s*\([^()]*\)|\b(static|extern|__shared__)\b")
+
+
+def split_top_level(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for c in text:
+        depth += c in "([<{"
+        depth -= c in ")]>}"
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return parts + [cur]
+
+
+def rewrite_one_shared(src: str, masked: str, filename: str, start: int, end: int) -> str:
+    """The replacement for the declaration statement src[start:end] (without its ';')."""
+    decl = src[start:end]
+    is_extern = re.search(r"\bextern\b", masked[start:end]) is not None
+    body = ATTRIBUTES.sub(" ", decl)
+    pieces = split_top_level(body)
+    first = re.match(r"^\s*(.*?)\s*\b(\w+)\s*((?:\[[^\]]*\]\s*)*)$", pieces[0], re.S)
+    if not first or not first.group(1).strip():
+        fail(filename, src, start, f"cannot parse this __shared__ declaration: {decl.strip()}")
+    type_name = first.group(1).strip()
+    declarators = [(first.group(2), first.group(3))]
+    for piece in pieces[1:]:
+        m = re.match(r"^\s*(\w+)\s*((?:\[[^\]]*\]\s*)*)$", piece)
+        if not m:
+            fail(filename, src, start, f"cannot parse this __shared__ declaration: {decl.strip()}")
+        declarators.append((m.group(1), m.group(2)))
+    at_namespace = namespace_scope(masked, start)
+    line = line_of(src, end)
+    out = []
+    for name, dims in declarators:
+        dims = re.sub(r"\s+", "", dims)
+        if is_extern:
+            if dims != "[]":
+                fail(filename, src, start, "extern __shared__ must be an unsized array")
+            if at_namespace:
+                out.append(f'\n#define {name} (::emu::dynamic_lds<{type_name}>())\n#line {line} "{filename}"\n')
+            else:
+                out.append(f"{type_name}* const {name} = ::emu::dynamic_lds<{type_name}>();")
+        elif at_namespace:
+            tag = f"emu_lds_tag_{name}"
+            out.append(f'struct {tag} {{}};\n#define {name} (::emu::lds_var<{type_name}{dims}>({tag}{{}}))\n'
+                       f'#line {line} "{filename}"\n')
+        else:
+            out.append(f"auto& {name} = ::emu::lds_var<{type_name}{dims}>([] {{}});")
+    # keep every newline of the original declaration so later lines keep their numbers
+    return " ".join(out) + "\n" * decl.count("\n")
+
+
+def rewrite_shared(src: str, masked: str, filename: str) -> str:
+    edits = []
+    for m in re.finditer(r"\b__shared__\b", masked):
+        start = max(masked.rfind(c, 0, m.start()) for c in ";{}") + 1
+        if masked[start:m.start()].strip().startswith("#"):  # a macro definition mentioning __shared__
+            continue
+        while start < m.start() and masked[start].isspace():
+            start += 1
+        end = masked.find(";", m.end())
+        if end < 0:
+            fail(filename, src, m.start(), "unsupported use of __shared__ (only variable declarations are emulated)")
+        if edits and edits[-1][0] == start:
+            continue  # several __shared__ in one statement
+        edits.append((start, end, rewrite_one_shared(src, masked, filename, start, end)))
+    for a, b, text in reversed(edits):
+        src = src[:a] + text + src[b:]
+    return src
+
+
+def preprocess(src: str, filename: str) -> str:
+    """The emulator's host-C++ version of one HIP source, line numbers preserved."""
+    masked = mask_comments_and_strings(src)
+    reject_unsupported(src, masked, filename)
+    src = rewrite_launches(src, masked, filename)
+    masked = mask_comments_and_strings(src)
+    src = rewrite_shared(src, masked, filename)
+    return f'#line 1 "{filename}"\n' + src
