@@ -18,16 +18,16 @@ _FUNCTION_START = re.compile(r"^([\w.$]+):\s*(?:;.*)?$")
 _LABEL = re.compile(r"^(\.?[\w.$]+):\s*(;.*)?$")
 _LOOP_HEADER = re.compile(r"Loop Header: Depth=(\d+)")
 _INFO = re.compile(r"^; (\w+)(?: =|:) (\d+)")
-_BRANCH = re.compile(r"^s_(?:cbranch_\w+|branch)$")
+_IN_LOOP = re.compile(r"in Loop: Header=(BB\d+_\d+)")
+_PARENT_LOOP = re.compile(r"Parent Loop (BB\d+_\d+)")
 
 
 @dataclass
 class Loop:
     label: str
     depth: int
-    first: int  # body index of the header label
-    last: int   # body index of the last branch back to the header
-    instructions: list[str]  # mnemonics from header to that branch
+    parent: str | None  # enclosing loop's header, e.g. "BB0_6"
+    instructions: list[str]  # mnemonics of every block in the loop, nested loops included
 
     @property
     def mfma_count(self) -> int:
@@ -99,6 +99,8 @@ def _function_body(lines: list[str], symbol: str) -> tuple[list[_Line], dict[str
             continue
         if _LABEL.match(stripped):
             body.append(_Line(label=stripped))
+        elif stripped.startswith("; %bb."):  # an unlabelled block; its comment names its loop
+            body.append(_Line(label=stripped))
         elif stripped.startswith(";") and body and body[-1].label:
             # LLVM wraps long loop annotations onto comment lines under the label.
             body[-1] = _Line(label=body[-1].label + " " + stripped)
@@ -109,28 +111,52 @@ def _function_body(lines: list[str], symbol: str) -> tuple[list[_Line], dict[str
 
 
 def _loops(body: list[_Line]) -> list[Loop]:
+    """Loops from LLVM's block annotations. Blocks of a loop need not be contiguous (a rotated
+    loop's latch may sit above its header), so membership comes from each block's
+    `in Loop: Header=BBx_y` / `Parent Loop BBx_y` comments, not from branch targets."""
+    depth: dict[str, int] = {}
+    parent: dict[str, str | None] = {}
+    owner: list[str | None] = []  # innermost loop of each body entry
+    current: str | None = None
+    for line in body:
+        if line.label:
+            header = _LOOP_HEADER.search(line.label)
+            member = _IN_LOOP.search(line.label)
+            if header:
+                name = "BB" + line.label.split(":")[0].removeprefix(".LBB")
+                depth[name] = int(header.group(1))
+                enclosing = _PARENT_LOOP.search(line.label)
+                parent[name] = enclosing.group(1) if enclosing else None
+                current = name
+            else:
+                current = member.group(1) if member else None
+        owner.append(current)
+
+    def inside(loop: str | None, outer: str) -> bool:
+        while loop is not None:
+            if loop == outer:
+                return True
+            loop = parent.get(loop)
+        return False
+
     loops = []
-    for first, line in enumerate(body):
-        header = _LOOP_HEADER.search(line.label)
-        if not header:
-            continue
-        label = line.label.split(":")[0]
-        branches = [i for i in range(first, len(body))
-                    if _BRANCH.match(body[i].mnemonic) and body[i].operands == label]
-        if branches:
-            last = branches[-1]
-            mnemonics = [entry.mnemonic for entry in body[first:last + 1] if entry.mnemonic]
-            loops.append(Loop(label, int(header.group(1)), first, last, mnemonics))
+    for name in depth:
+        indices = [i for i, loop in enumerate(owner) if inside(loop, name)]
+        mnemonics = [body[i].mnemonic for i in indices if body[i].mnemonic]
+        loops.append(Loop(".L" + name, depth[name], parent[name], mnemonics))
     return loops
 
 
 def hottest_loop(kernel: AsmKernel) -> Loop | None:
-    """The innermost loop with the most MFMAs (ties: the longer one); None if no loop."""
-    innermost = [loop for loop in kernel.loops
-                 if not any(other is not loop and loop.first < other.first <= loop.last for other in kernel.loops)]
-    if not innermost:
+    """The loop with the most MFMAs (ties: the deeper one); without MFMAs, the longest
+    innermost loop. None if the kernel has no loop."""
+    if not kernel.loops:
         return None
-    return max(innermost, key=lambda loop: (loop.mfma_count, len(loop.instructions)))
+    if any(loop.mfma_count for loop in kernel.loops):
+        return max(kernel.loops, key=lambda loop: (loop.mfma_count, loop.depth, -len(loop.instructions)))
+    parents = {loop.parent for loop in kernel.loops}
+    innermost = [loop for loop in kernel.loops if loop.label.removeprefix(".L") not in parents]
+    return max(innermost, key=lambda loop: len(loop.instructions))
 
 
 def instruction_mix(mnemonics: list[str]) -> Counter:

@@ -37,7 +37,22 @@ class TranslationUnit:
 def translation_unit(path: Path) -> TranslationUnit:
     if path.suffix == ".py":
         return TranslationUnit(path, wrap(path, extract_cuda_sources(path)))
-    return TranslationUnit(path, None)
+    return TranslationUnit(path, _instantiate_variant(path))
+
+
+def _instantiate_variant(path: Path) -> str | None:
+    """A kernels/fp8_mm_<variant>.hip only declares templates; instantiate the configs the
+    packer compiles (kernels.config.instances) through each launcher, as the dispatch table
+    does. The file is #included, so errors keep its own name and lines."""
+    from kernels import config  # the kernel registry; imported only for kernel files
+
+    variant = path.stem.removeprefix("fp8_mm_")
+    if not path.stem.startswith("fp8_mm_") or variant not in config.VARIANTS:
+        return None
+    calls = "".join(f"bool isa_instance_{index}(const Fp8MmArgs& args, hipStream_t stream) {{\n"
+                    f"  return launch_fp8_mm_{variant}<{cfg.template_args}>(args, stream);  // {cfg.name}\n}}\n"
+                    for index, cfg in enumerate(config.instances(variant)))
+    return f'#include "{path.resolve()}"\n{calls}'
 
 
 def carries_hip(path: Path) -> bool:
