@@ -17,7 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[0] = str(REPO)  # run as a script: import the project, not eval/'s siblings
+if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, not eval/'s siblings
+    sys.path[0] = str(REPO)
 
 from eval import report, timing, worker  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
@@ -150,7 +151,8 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
         for slot, (index, case) in enumerate(cases):
             if slot not in rows:
                 rows[slot] = {"case": "" if index is None else index, **case.args, "mode": stage,
-                              "passed": 0, "error": failure, "message": failure}
+                              "method": worker.timed_method(job), "passed": 0, "error": failure,
+                              "message": failure}
         popcorn.append("check: fail")
         print(f"  [{submission.name} {stage}] FAILED: {failure}", file=sys.stderr, flush=True)
     return [rows[slot] for slot in sorted(rows)], popcorn, texts
@@ -211,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                     "git_sha": report.git_sha(), **device.columns()}
         for stage, cases in plan:
             rows, popcorn, texts = run_stage(path, stage, cases, args, device, limit_s)
-            rows = [dict(row, **identity) for row in rows]
+            rows = [{**dict.fromkeys(report.COLUMNS), **row, **identity} for row in rows]
             all_rows.extend(rows)
             print_stage(path, stage, rows, texts)
             if args.popcorn:

@@ -56,7 +56,8 @@ def print_verdicts(rows: list[dict], submissions: list[Path]) -> None:
         if board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
             score = contract.geometric_mean([r["mean_us"] for r in board])
             print(f"  {path.name}: leaderboard score {score:.1f} us (published top score {top} us)")
-    if len(submissions) > 1:
+    timed = [r for r in rows if r["mean_us"] is not None]
+    if len(submissions) > 1 and timed:
         from eval.compare import side_by_side
 
-        print("\n" + side_by_side(rows))
+        print("\n" + side_by_side([r for r in rows if r["method"]]))

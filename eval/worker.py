@@ -118,6 +118,11 @@ def _modified_inputs(pristine, given) -> list[str]:
     return changed
 
 
+def timed_method(job: dict) -> str:
+    """The timing method a stage's rows record: empty for the untimed modes."""
+    return job["method"] if job["mode"] in ("benchmark", "leaderboard") else ""
+
+
 _MAX_ERROR = re.compile(r"Maximum error: (\S+)")
 
 
@@ -149,11 +154,11 @@ class Stage:
         self.popcorn("check", "pass" if self.all_passed else "fail")
 
     # ---- results -------------------------------------------------------------------
-    def report(self, slot: int, case: Case, passed: bool, message: str, s=None, method="") -> None:
+    def report(self, slot: int, case: Case, passed: bool, message: str, s=None) -> None:
         prefix = f"{'test' if self.job['mode'] == 'test' else 'benchmark'}.{slot}"
         row = {"case": "" if self.cases[slot][0] is None else self.cases[slot][0],
                "m": case.m, "n": case.n, "k": case.k, "seed": case.seed,
-               "mode": self.job["mode"], "method": method, "passed": int(passed),
+               "mode": self.job["mode"], "method": timed_method(self.job), "passed": int(passed),
                "error": "" if passed else message.splitlines()[0]}
         found = _MAX_ERROR.search(message) if passed else None
         if found:
@@ -230,7 +235,7 @@ class Stage:
 
             def body(case=case, slot=slot):
                 ok, message, s = self.time_case(case, settings["case_budget_s"], settings["recheck"], method)
-                self.report(slot, case, ok, message, s if ok else None, method.name)
+                self.report(slot, case, ok, message, s if ok else None)
                 return ok
             if not self.guarded(slot, case, body) and settings["recheck"]:
                 return self.fail_remaining("not run: the leaderboard run stops at the first failure")

@@ -1,0 +1,79 @@
+"""eval/run.py as a user drives it: defaults, flags, reports, exit status."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eval import report
+
+REPO = Path(__file__).resolve().parents[2]
+REFERENCE = str(REPO / "examples" / "reference_submission.py")
+
+
+def test_help_documents_every_flag():
+    out = subprocess.run([sys.executable, str(REPO / "eval" / "run.py"), "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    for flag in ("--submission", "--shapes", "--secret-seed", "--method", "--device", "--csv",
+                 "--popcorn", "--stage-limit", "ranked", "leaderboard", "profile"):
+        assert flag in out
+
+
+def test_without_gpu_default_mode_is_test_and_says_so(run_leaderboard):
+    status, rows, _, err = run_leaderboard("--submission", REFERENCE, "--shapes", "0")
+    assert status == 0
+    assert "no GPU found" in err
+    assert [(r["mode"], r["passed"], r["device"], r["arch"]) for r in rows] == [("test", 1, "cpu", "cpu")]
+
+
+def test_report_row_records_method_and_identity(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("benchmark", "--submission", REFERENCE, "--shapes", "64,64,128,5")
+    assert status == 0
+    row = rows[0]
+    assert (row["mode"], row["method"], row["seed"], row["case"]) == ("benchmark", "leaderboard", 5, None)
+    assert row["runs"] >= 3 and row["mean_us"] > 0 and row["best_us"] <= row["mean_us"] <= row["worst_us"]
+    assert row["submission"] == "reference_submission" and len(row["submission_hash"]) == 12
+    assert row["torch"] and row["git_sha"] is not None
+    assert set(report.COLUMNS) <= set(row)
+    assert "geometric mean" in out
+
+
+def test_popcorn_lines(run_leaderboard):
+    status, _, out, _ = run_leaderboard("test", "--submission", REFERENCE, "--shapes", "0", "--popcorn")
+    assert status == 0
+    for line in ("test-count: 1", "test.0.spec: m: 64; n: 64; k: 128; seed: 6635",
+                 "test.0.status: pass", "test.0.message: Maximum error: 0.0", "check: pass"):
+        assert line in out.splitlines()
+
+
+def test_secret_seed_applies_published_pairing(run_leaderboard):
+    status, rows, _, _ = run_leaderboard("test", "--submission", REFERENCE, "--shapes", "0", "--secret-seed", "3")
+    assert status == 0 and rows[0]["seed"] == 6635 + 6638 * 6639 // 2
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["test", "--shapes", "99"], "index out of range"),
+    (["test", "--shapes", "64,64,100"], "multiple of 128"),
+    (["test", "--shapes", "1,2"], "m,n,k or m,n,k,seed"),
+    (["test", "--shapes", "x"], "expected an index"),
+    (["bogus"], "invalid choice"),
+])
+def test_bad_arguments_exit_2_with_message(run_leaderboard, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        run_leaderboard(*argv, "--submission", REFERENCE)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_missing_submission_and_gpu_only_method(run_leaderboard):
+    assert run_leaderboard("test", "--submission", "no/such/file.py")[0] == 2
+    status, _, _, err = run_leaderboard("benchmark", "--method", "events", "--submission", REFERENCE)
+    assert status == 2 and "needs a GPU" in err
+
+
+def test_two_submissions_side_by_side(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("benchmark", "--shapes", "64,64,128", "--submission", REFERENCE,
+                                           "--submission", str(REPO / "tests" / "harness" / "must_fail" / "raises.py"))
+    assert status == 1
+    assert {r["submission"] for r in rows} == {"reference_submission", "raises"}
+    assert "reference_submission" in out and "raises" in out.split("verdict")[1]
