@@ -113,7 +113,7 @@ def reject_unsupported(src: str, masked: str, filename: str) -> None:
             fail(filename, src, m.start(), message.format(m.group(1)))
     known = emulated_builtins()
     for m in re.finditer(r"\b__builtin_amdgcn_\w+", masked):
-        if m.group(0) not in known:
+        if m.group(0) not in known and not masked[m.end():].lstrip().startswith("##"):
             fail(filename, src, m.start(), f"{m.group(0)} is not emulated (see emulator/README.md for the supported list)")
 
 

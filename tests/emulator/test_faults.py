@@ -1,0 +1,77 @@
+"""Kernel bugs the emulator must expose: each raises EmulatorError naming the problem."""
+import pytest
+import torch
+
+from emulator import EmulatorBuildError, EmulatorError
+from emulator.preprocess import preprocess
+
+
+def ints(n=128):
+    return torch.zeros(n, dtype=torch.int32)
+
+
+def test_divergent_cross_lane_op_names_both_sites(faults_module):
+    with pytest.raises(EmulatorError, match=r"divergent.*lanes 0-31 at ds_bpermute.*faults_hip0.hip:8.*lanes 32-63.*:9"):
+        faults_module.divergent_shfl(ints(64))
+
+
+def test_mfma_with_inactive_lanes(faults_module):
+    with pytest.raises(EmulatorError, match=r"mfma_f32_16x16x32_fp8_fp8 executed with lanes 48-63 inactive"):
+        faults_module.divergent_mfma(torch.zeros(64))
+
+
+def test_barrier_not_reached_by_every_wave(faults_module):
+    with pytest.raises(EmulatorError, match=r"deadlock: barrier .*faults_hip0.hip:22.*waves 1 ended"):
+        faults_module.barrier_exit(ints())
+
+
+def test_waves_at_different_barriers(faults_module):
+    with pytest.raises(EmulatorError, match=r"different barriers.*faults_hip0.hip:29.*:31"):
+        faults_module.barrier_mismatch(ints())
+
+
+def test_lds_above_64k(faults_module):
+    with pytest.raises(EmulatorError, match=r"LDS use above 64 KiB"):
+        faults_module.lds_overflow(ints(64))
+
+
+def test_workgroup_above_1024(faults_module):
+    with pytest.raises(EmulatorError, match=r"2048 work-items above the gfx942 limit of 1024"):
+        faults_module.big_block(ints(2048))
+
+
+def test_missing_barrier_found_by_varied_schedules(faults_module, monkeypatch):
+    from emulator.schedules import wrap_for_schedules
+    monkeypatch.setenv("EMU_SCHEDULES", "3")
+    checked = wrap_for_schedules(faults_module)
+    out = ints(64)
+    checked.lds_race(out, 1)  # with the barrier: every schedule agrees
+    assert out.tolist() == list(range(1, 65))
+    with pytest.raises(EmulatorError, match=r"differs between wave schedule 0 and schedule 1"):
+        checked.lds_race(ints(64), 0)
+
+
+def test_wave_barrier_orders_lanes_of_a_wave(faults_module):
+    out = ints(64)
+    faults_module.wave_sync_ok(out)
+    assert out.tolist() == [(63 - l) * 2 for l in range(64)]
+
+
+@pytest.mark.parametrize("source,message", [
+    ("__global__ void k() { asm volatile(\"s_nop 0\"); }", r"x.hip:1: inline GCN assembly \(asm\)"),
+    ("#include <rocwmma/rocwmma.hpp>\n", r"x.hip:1: rocWMMA"),
+    ("__global__ void k() {\n int x = __builtin_amdgcn_permlane16(0, 0, 0, 0, 0, 0); }", r"x.hip:2: __builtin_amdgcn_permlane16 is not emulated"),
+])
+def test_unsupported_constructs_fail_at_build_time(source, message):
+    with pytest.raises(EmulatorBuildError, match=message):
+        preprocess(source, "x.hip")
+
+
+def test_rewrites_keep_line_numbers():
+    src = "__global__ void k(int* p) {\n  __shared__ float t[4][8], u[2];\n  extern __shared__ int d[];\n}\n" \
+          "void f(int* p) {\n  k<<<dim3(1, 2),\n     64>>>(p);\n}\n"
+    out = preprocess(src, "x.hip")
+    assert out.count("\n") == src.count("\n") + 1
+    assert "auto& t = ::emu::lds_var<float[4][8]>" in out and "auto& u = ::emu::lds_var<float[2]>" in out
+    assert "int* const d = ::emu::dynamic_lds<int>();" in out
+    assert "::emu::Launcher(dim3(1, 2),\n     64)(k, p)" in out
