@@ -1,8 +1,10 @@
 // The torch binding shared by every packed submission: checks the layouts the kernels rely
 // on, builds Fp8MmArgs and hands the launch to the dispatch table that kernels/pack.py
 // generates from the configs it packs (fp8_mm_dispatch).
-#include <ATen/cuda/CUDAContext.h>
 #include <torch/extension.h>
+#ifndef __HIP_EMULATOR__  // the CPU emulator declares the stream accessor itself
+#include <ATen/cuda/CUDAContext.h>
+#endif
 
 bool fp8_mm_dispatch(int64_t config_id, const Fp8MmArgs& args, hipStream_t stream);
 
@@ -28,7 +30,8 @@ torch::Tensor fp8_mm(torch::Tensor a, torch::Tensor b, torch::Tensor a_scale, to
   args.ldb_scale = static_cast<int>(b_scale.stride(1));
   args.ldc = static_cast<int>(c.stride(0));
   args.split_k = static_cast<int>(split_k);
-  const hipStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+  // NOTE: hipified to the HIP stream accessor on ROCm; converts to hipStream_t.
+  const hipStream_t stream = at::cuda::getCurrentCUDAStream();
   TORCH_CHECK(fp8_mm_dispatch(config_id, args, stream), "config ", config_id,
               " cannot run m=", args.m, " n=", args.n, " k=", args.k, " split_k=", split_k);
   return c;
