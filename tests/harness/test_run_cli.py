@@ -77,3 +77,9 @@ def test_two_submissions_side_by_side(run_leaderboard):
     assert status == 1
     assert {r["submission"] for r in rows} == {"reference_submission", "raises"}
     assert "reference_submission" in out and "raises" in out.split("verdict")[1]
+
+
+def test_profile_mode_prints_a_kernel_table(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("profile", "--submission", REFERENCE, "--shapes", "64,64,128")
+    assert status == 0 and rows[0]["mode"] == "profile"
+    assert "profile of m: 64; n: 64; k: 128; seed: 1" in out and "aten::mm" in out
