@@ -32,6 +32,16 @@ def test_tuned_variant_passes_published_tests(case):
     assert ok, message
 
 
+# a cheap benchmark sample: the k=256 case (no split) and the n=576 case (split-K 6)
+BENCHMARK_SAMPLE = [contract.cases("benchmarks")[i] for i in (2, 3)]
+
+
+@pytest.mark.parametrize("case", BENCHMARK_SAMPLE, ids=lambda c: f"{c.m}x{c.n}x{c.k}")
+def test_tuned_variant_passes_benchmark_sample(case):
+    ok, message = run_case(packed(TUNED), case)
+    assert ok, message
+
+
 @pytest.mark.parametrize("variant", config.VARIANTS)
 @pytest.mark.parametrize("shape", OFF_GRID, ids=lambda s: "x".join(map(str, s)))
 def test_off_grid_shapes_take_the_general_path(variant, shape):
