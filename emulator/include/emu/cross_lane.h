@@ -3,6 +3,7 @@
 // Semantics: /work/shared/spec/gfx942_semantics.md §3.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "emu/engine.h"
@@ -44,7 +45,9 @@ inline int dpp_source_lane(unsigned ctrl, int l) {
     case 0x142: return l < 16 ? -1 : row - 1;
     case 0x143: return l < 32 ? -1 : 31;
   }
-  throw Error("DPP: dpp_ctrl 0x" + std::to_string(ctrl) + " is not valid on gfx942");
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%X", ctrl);
+  throw Error(std::string("DPP: dpp_ctrl ") + hex + " is not valid on gfx942");
 }
 
 // NOTE: mov_dpp's "old" is the destination register's previous content, which is undefined;
@@ -89,7 +92,9 @@ inline int swizzle_source_lane(unsigned pattern, int l) {
     return (l & 0x20) | (l & mask) | (((l & ~mask) + (right ? -n : n)) & ~mask & 0x1F);
   }
   if ((pattern >> 12) == 0xE) throw Error("ds_swizzle: FFT mode (offset 0xE...) is not supported by the emulator");
-  throw Error("ds_swizzle: offset " + std::to_string(pattern) + " is not a valid swizzle pattern");
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%X", pattern);
+  throw Error(std::string("ds_swizzle: offset ") + hex + " is not a valid swizzle pattern");
 }
 
 struct SwizzleOp {

@@ -1,0 +1,39 @@
+"""EMU_ASAN=1 builds catch an out-of-bounds global read (the report aborts the process)."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.emulator.conftest import ROOT
+
+SCRIPT = r'''
+import torch, emulator
+src = """
+#include <hip/hip_runtime.h>
+__global__ void past_end(const float* x, float* y, int n) { y[threadIdx.x] = x[threadIdx.x + n]; }
+void run(torch::Tensor x, torch::Tensor y) { past_end<<<1, 64>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel()); }
+"""
+module = emulator.load_inline("asan_past_end", "", src, functions=["run"])
+module.run(torch.zeros(64), torch.zeros(64))
+print("NOT DETECTED")
+'''
+
+
+def asan_runtime() -> str | None:
+    if not shutil.which("clang++-19"):
+        return None
+    path = subprocess.run(["clang++-19", "-print-file-name=libclang_rt.asan-x86_64.so"], capture_output=True,
+                          text=True).stdout.strip()
+    return path if Path(path).is_file() else None
+
+
+@pytest.mark.skipif(asan_runtime() is None, reason="clang's ASan runtime not installed")
+def test_out_of_bounds_global_read_is_reported():
+    env = dict(os.environ, EMU_ASAN="1", ASAN_OPTIONS="detect_leaks=0", LD_PRELOAD=asan_runtime(),
+               PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600)
+    assert "heap-buffer-overflow" in result.stderr and "past_end" in result.stderr
+    assert "NOT DETECTED" not in result.stdout
