@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(clang-19 lld-19 llvm-19 libamdhip64-dev rocm-device-libs)
+APT_PACKAGES=(clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs ninja-build)
 PYTHON=${PYTHON:-python3}
 stamp=.setup-stamp
 wanted=$(cat scripts/setup.sh pyproject.toml | sha256sum | cut -c1-16)
