@@ -148,7 +148,7 @@ class Stage:
         mode = self.job["mode"]
         self.popcorn(f"{'test' if mode == 'test' else 'benchmark'}-count", len(self.cases))
         self.kernel = load_submission(self.job["submission"], self.device)
-        torch.manual_seed(0)
+        torch.manual_seed(0)  # a submission's own random draws repeat from run to run
         {"test": self.run_tests, "benchmark": self.run_timed, "leaderboard": self.run_timed,
          "profile": self.run_profile}[mode]()
         self.popcorn("check", "pass" if self.all_passed else "fail")
