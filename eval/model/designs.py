@@ -21,6 +21,7 @@ class Design:
     mfma_kind: str = "16x16x32"
     transposes_inputs: bool = False      # a separate kernel writes K-contiguous copies of A, B
     lds_pad_bytes: int = DEFAULT_LDS_PAD_BYTES
+    split_k_reduction_launches: int = 1  # 0: the last workgroup of a tile reduces in-kernel
     summary: str = ""
 
     def configs(self) -> list[TileConfig]:

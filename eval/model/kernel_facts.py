@@ -29,9 +29,12 @@ class KernelFacts:
     mfma: hw.Mfma
     mfmas_per_k_tile: int         # MFMA instructions one wave issues per BLOCK_K step
     source: str                   # "isa" or "tiling estimate"
+    isa_waves_per_simd: int | None = None  # eval.isa's occupancy (also counts SGPRs, LDS granules)
 
     @property
     def waves_per_simd_limit(self) -> int:
+        if self.isa_waves_per_simd is not None:
+            return self.isa_waves_per_simd
         granules = math.ceil(self.vgprs_per_lane / hw.VGPR_GRANULE) * hw.VGPR_GRANULE
         return min(hw.MAX_WAVES_PER_SIMD, hw.VGPRS_PER_SIMD_LANE // granules)
 
@@ -40,6 +43,8 @@ class KernelFacts:
         """Occupancy: workgroups resident on one CU, limited by VGPRs, wave slots and LDS."""
         waves_per_simd_each = math.ceil(self.waves_per_workgroup / hw.SIMDS_PER_CU)
         by_waves = self.waves_per_simd_limit // waves_per_simd_each
+        if self.isa_waves_per_simd is not None:  # already limited by LDS, whole workgroups only
+            return by_waves
         by_lds = hw.LDS_BYTES_PER_CU // self.lds_bytes if self.lds_bytes else by_waves
         return min(by_waves, by_lds)
 

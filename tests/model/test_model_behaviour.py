@@ -61,13 +61,34 @@ def test_occupancy_follows_lds_and_registers():
     assert big.mfma_cycles_per_simd_per_k_tile == 2 * 256 * 128 * 128 // 4096
 
 
-def test_leaderboard_time_adds_the_contract_host_overhead_and_extra_launches():
+def test_leaderboard_time_hides_the_call_fixed_time_under_the_host_overhead():
     one = predict(1024, 7168, 256, parse_config("bm256_bn128_bk128_w2x4_sk1"), CK, CK_EFF)
-    assert math.isclose(one.leaderboard_us - one.kernel_us, host_overhead_us())
+    assert one.launches == 1 and CK_EFF.call_fixed_us > 0
+    assert math.isclose(one.leaderboard_us - one.kernel_us, host_overhead_us() - CK_EFF.call_fixed_us)
     split = predict(1024, 576, 7168, parse_config("bm256_bn128_bk128_w2x4_sk4"), WINNER, WINNER_EFF)
     assert split.launches == 3  # transpose, GEMM, split-K reduction
     assert math.isclose(split.leaderboard_us - split.kernel_us,
-                        host_overhead_us() + 2 * WINNER_EFF.launch_us)
+                        host_overhead_us() - WINNER_EFF.call_fixed_us + 2 * WINNER_EFF.launch_us)
+
+
+def test_round_fixed_time_is_paid_once_per_workgroup_round():
+    config = parse_config("bm256_bn128_bk128_w2x4_sk1")
+    free = WINNER_EFF.replace(round_fixed_us=0.0)
+    for m, n, k in [(1024, 7168, 256), (6144, 7168, 2048)]:
+        base = predict(m, n, k, config, WINNER, free)
+        paid = predict(m, n, k, config, WINNER, free.replace(round_fixed_us=2.0))
+        assert base.rounds == math.ceil(base.rounds)  # one workgroup per CU: whole rounds
+        assert math.isclose(paid.mainloop_us - base.mainloop_us, 2.0 * base.rounds)
+
+
+def test_variants_reduce_split_k_in_kernel():
+    from eval.model import predict_case
+    kernels = pytest.importorskip("kernels.config")
+    variant = "v2_swizzle_splitk"
+    assert variant in kernels.VARIANTS
+    tile = kernels.instances(variant)[0].name[:-len("_sk1")]
+    assert predict_case(variant, 1024, 576, 7168, f"{tile}_sk4").launches == 1
+    assert predict_case("winner", 1024, 576, 7168, "bm256_bn128_bk128_w2x4_sk4").launches == 3
 
 
 def test_pick_covers_every_published_shape_with_a_candidate():
