@@ -12,6 +12,12 @@ namespace emu {
 
 inline bool lane_on(uint64_t exec, unsigned l) { return (exec >> l) & 1; }
 
+// Every active lane receives the same value (readlane, readfirstlane, ballot).
+inline void broadcast(uint64_t* out, uint64_t exec, uint64_t value) {
+  for (int l = 0; l < 64; ++l)
+    if (lane_on(exec, l)) out[l] = value;
+}
+
 // Constant/wave-uniform builtin arguments: every active lane must pass the same value.
 template <class In, class F>
 auto uniform(const In* in, uint64_t exec, const char* op, const char* what, F field) {
@@ -158,9 +164,7 @@ struct ReadlaneOp {
   static void compute(const In* in, Out* out, uint64_t exec, Wave& w) {
     unsigned src = unsigned(uniform(in, exec, name, "lane", [](const In& x) { return x.lane; })) & 63;
     // NOTE: readlane ignores EXEC; a lane that has ended has no defined register content.
-    uint64_t v = lane_on(w.live, src) ? in[src].value : 0;
-    for (int l = 0; l < 64; ++l)
-      if (lane_on(exec, l)) out[l] = v;
+    broadcast(out, exec, lane_on(w.live, src) ? in[src].value : 0);
   }
 };
 
@@ -169,9 +173,7 @@ struct ReadfirstlaneOp {
   using In = uint64_t;
   using Out = uint64_t;
   static void compute(const In* in, Out* out, uint64_t exec, Wave&) {
-    uint64_t v = in[__builtin_ctzll(exec)];
-    for (int l = 0; l < 64; ++l)
-      if (lane_on(exec, l)) out[l] = v;
+    broadcast(out, exec, in[__builtin_ctzll(exec)]);
   }
 };
 
@@ -183,8 +185,7 @@ struct BallotOp {
     uint64_t mask = 0;
     for (int l = 0; l < 64; ++l)
       if (lane_on(exec, l) && in[l]) mask |= uint64_t(1) << l;
-    for (int l = 0; l < 64; ++l)
-      if (lane_on(exec, l)) out[l] = mask;
+    broadcast(out, exec, mask);
   }
 };
 

@@ -153,20 +153,18 @@ T atomicCAS(T* p, T expected, T desired) {
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
   return expected;
 }
-template <class T>
-T atomicMax(T* p, T v) {
+// Replaces *p by v while v beats it; returns the value seen before (atomicMax/atomicMin).
+template <class T, class Beats>
+T atomic_replace_while(T* p, T v, Beats beats) {
   std::atomic_ref<T> a(*p);
   T old = a.load();
-  while (old < v && !a.compare_exchange_weak(old, v)) {}
+  while (beats(v, old) && !a.compare_exchange_weak(old, v)) {}
   return old;
 }
 template <class T>
-T atomicMin(T* p, T v) {
-  std::atomic_ref<T> a(*p);
-  T old = a.load();
-  while (v < old && !a.compare_exchange_weak(old, v)) {}
-  return old;
-}
+T atomicMax(T* p, T v) { return atomic_replace_while(p, v, [](T x, T y) { return y < x; }); }
+template <class T>
+T atomicMin(T* p, T v) { return atomic_replace_while(p, v, [](T x, T y) { return x < y; }); }
 template <class T>
 T atomicOr(T* p, T v) { return std::atomic_ref<T>(*p).fetch_or(v); }
 template <class T>
