@@ -1,5 +1,5 @@
 // Dense MFMA of gfx942 (fp8/bf8 16x16x32 and 32x32x16; bf16/f16 16x16x16 and 32x32x8).
-// Semantics: /work/shared/spec/gfx942_semantics.md §1.2, §1.5, §1.6.
+// Semantics: the project's gfx942 semantics notes (shared spec, gfx942_semantics.md) §1.2, §1.5, §1.6.
 //
 // NOTE: operand layout (calculator tables, spec/mfma/): with M = 16 or 32 and KPL elements
 // per lane (8 for fp8/bf8, 4 for bf16/f16), lane l holds

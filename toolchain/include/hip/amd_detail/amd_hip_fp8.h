@@ -3,7 +3,7 @@
 // so a submission compiles unchanged for the offline gfx942 ISA report and the emulator.
 //
 // Format: 1 sign, 4 exponent (bias 8), 3 mantissa bits; 0x80 is the only NaN; no infinities,
-// no negative zero; largest finite 240 (see /work/shared/spec/fp8/).
+// no negative zero; largest finite 240 (decode table: tests/data/spec/fp8/).
 #pragma once
 
 #include <hip/hip_runtime.h>
