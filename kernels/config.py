@@ -63,9 +63,13 @@ _TILES = {
     "v1_lds_mfma": ["bm128_bn128_bk128_w2x2"],
     "v2_swizzle_splitk": ["bm128_bn128_bk128_w2x4",
                           "bm64_bn128_bk128_w1x4"],
+    # 256x128 (w4x2) and 128x256 (w2x4) also compile without spills; the model picks neither
+    "v3_twoblock_xcd": ["bm128_bn128_bk128_w2x2",
+                       "bm64_bn128_bk128_w1x4"],
 }
 SPLIT_K_CHOICES = {"v0_naive": (1,), "v1_lds_mfma": (1,),
-                   "v2_swizzle_splitk": (1, 2, 3, 4, 6, 8)}
+                   "v2_swizzle_splitk": (1, 2, 3, 4, 6, 8),
+                   "v3_twoblock_xcd": (1, 2, 3, 4, 6, 8)}
 VARIANTS = tuple(_TILES)
 
 

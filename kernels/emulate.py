@@ -1,7 +1,7 @@
 """Run a packed variant under the CPU wave64 emulator against the reference check.
 
-    python -m kernels.emulate --variant v2_swizzle_splitk --cases tests
-    python -m kernels.emulate --variant v2_swizzle_splitk --cases benchmarks   # slow: hours
+    python -m kernels.emulate --cases tests                   # the variant submission.py packs
+    python -m kernels.emulate --variant v2_swizzle_splitk --cases benchmarks   # slow: minutes
 
 Every result is "emulated": it says the kernel computes the right numbers on gfx942
 semantics, nothing about MI300X speed.
@@ -45,7 +45,7 @@ def run_case(module, case: contract.Case) -> tuple[bool, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", choices=config.VARIANTS, default="v2_swizzle_splitk")
+    parser.add_argument("--variant", choices=config.VARIANTS, default=pack.TARGETS["submission.py"])
     parser.add_argument("--cases", choices=("tests", "benchmarks"), default="tests")
     parser.add_argument("--only", type=int, nargs="*", help="case indices to run")
     args = parser.parse_args(argv)

@@ -16,7 +16,7 @@ from reference import contract
 REPO = configs.KERNEL_DIR.parent
 TARGETS = {  # generated file -> variant it packs
     "examples/naive_hip_submission.py": "v0_naive",
-    "submission.py": "v2_swizzle_splitk",
+    "submission.py": "v3_twoblock_xcd",
 }
 # variants include "common/x.h"; common headers include each other as "x.h"
 _LOCAL_INCLUDE = re.compile(r'^#include "(?:common/)?(\w+\.h)"\n', re.M)

@@ -8,13 +8,13 @@ import functools
 
 import pytest
 
-from kernels import config
+from kernels import config, pack
 from kernels.emulate import load_packed, run_case
 from reference import contract
 
 pytest.importorskip("emulator")
 
-TUNED = "v2_swizzle_splitk"
+TUNED = pack.TARGETS["submission.py"]  # the variant submission.py packs
 # (m, n, k): a single element, ragged rows and columns, a partial last b_scale block
 OFF_GRID = [(1, 1, 128), (33, 130, 384), (100, 200, 256), (80, 272, 640)]
 
@@ -32,7 +32,8 @@ def test_tuned_variant_passes_published_tests(case):
     assert ok, message
 
 
-# a cheap benchmark sample: the k=256 case (no split) and the n=576 case (split-K 6)
+# a cheap benchmark sample: the n=576 case (64-row tile, split-K 6) and the k=256 case
+# (128x128 tile, no split)
 BENCHMARK_SAMPLE = [contract.cases("benchmarks")[i] for i in (2, 3)]
 
 
@@ -50,10 +51,12 @@ def test_off_grid_shapes_take_the_general_path(variant, shape):
 
 
 @pytest.mark.parametrize("split_k", [2, 3, 5])
-def test_split_k_on_ragged_tiles(split_k):
+@pytest.mark.parametrize("tile", range(len(config.instances(TUNED))),
+                         ids=lambda i: config.instances(TUNED)[i].name.removesuffix("_sk1"))
+def test_split_k_on_ragged_tiles(tile, split_k):
     module = packed(TUNED)
     m, n, k = 100, 200, 640
-    module._TABLE[(m, n, k)] = (0, split_k)  # first compiled tile, forced split
+    module._TABLE[(m, n, k)] = (tile, split_k)  # forced tile and split
     try:
         for seed in (1, 2):  # a second call checks the tile counters were left at zero
             ok, message = run_case(module, contract.Case(m, n, k, seed))
