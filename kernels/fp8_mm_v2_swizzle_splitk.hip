@@ -40,7 +40,7 @@
 // step (h, e) feeds bytes 8e..8e+7 of chunk 2q+h. A and B use the same order, so the sum
 // over the K-tile is exact whatever the order.
 #include "common/fp8_mm_args.h"
-#include "common/fp8_mm_tile.h"
+#include "common/fp8_mm_stage.h"
 
 // ---- config -------------------------------------------------------------------------------
 template <int BLOCK_M_, int BLOCK_N_, int BLOCK_K_, int WAVES_M_, int WAVES_N_>
@@ -68,38 +68,13 @@ struct SwizzleSplitKConfig {
 };
 
 // ---- kernel -------------------------------------------------------------------------------
-template <int kShift>
-__device__ inline int swizzled_chunk(int row, int chunk) {
-  return chunk ^ (((row >> kShift) ^ (row >> 4)) & 7);
-}
-
 // Global -> registers: the staging units of one K-tile (k0) and this thread's row scale.
 template <class Cfg, bool kAligned>
-struct Stage {
-  uint4 units[Cfg::kUnitsPerThread][8];
+struct Stage : TileStage<Cfg, kAligned> {
   float scale;
 
   __device__ void load(const Fp8MmArgs& args, int m0, int n0, int k0, int kb) {
-#pragma unroll
-    for (int u = 0; u < Cfg::kUnitsPerThread; ++u) {
-      const int unit = threadIdx.x + u * Cfg::kThreads;
-      if (unit >= Cfg::kUnitsA + Cfg::kUnitsB) continue;
-      const bool is_a = unit < Cfg::kUnitsA;
-      const int local = is_a ? unit : unit - Cfg::kUnitsA;
-      const int groups = (is_a ? Cfg::BLOCK_M : Cfg::BLOCK_N) / 16;
-      // unit bit 0 = k half of a chunk, so 16 neighbouring lanes write 16 distinct LDS slots
-      const int row_group = (local >> 1) % groups;
-      const int k_group = 2 * ((local >> 1) / groups) + (local & 1);
-      const uint8_t* base = is_a ? args.a : args.b;
-      const int ld = is_a ? args.lda : args.ldb;
-      const int rows = is_a ? args.m : args.n;
-      const int row0 = (is_a ? m0 : n0) + 16 * row_group;
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const uint8_t* column = base + (size_t)(k0 + 8 * k_group + j) * ld;
-        units[u][j] = load_rows16<kAligned>(column, row0, rows);
-      }
-    }
+    TileStage<Cfg, kAligned>::load(args, m0, n0, k0);
     const int row = m0 + threadIdx.x;
     const float b_scale = args.b_scale[n0 / kScaleBlock + kb * args.ldb_scale];
     scale = (threadIdx.x < Cfg::BLOCK_M && row < args.m)
@@ -107,36 +82,9 @@ struct Stage {
                 : 0.0f;
   }
 
-  // Registers -> LDS: transpose each unit to 16 row pieces of 8 k-bytes, swizzled.
+  // Registers -> LDS: the tiles, then the row scales after them.
   __device__ void store(uint8_t* lds) const {
-#pragma unroll
-    for (int u = 0; u < Cfg::kUnitsPerThread; ++u) {
-      const int unit = threadIdx.x + u * Cfg::kThreads;
-      if (unit >= Cfg::kUnitsA + Cfg::kUnitsB) continue;
-      const bool is_a = unit < Cfg::kUnitsA;
-      const int local = is_a ? unit : unit - Cfg::kUnitsA;
-      const int groups = (is_a ? Cfg::BLOCK_M : Cfg::BLOCK_N) / 16;
-      const int row_group = (local >> 1) % groups;
-      const int k_group = 2 * ((local >> 1) / groups) + (local & 1);
-      uint8_t* tile = is_a ? lds : lds + Cfg::kLdsA;
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {  // rows 0-7, then rows 8-15 of the unit
-        uint64_t x[8];
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const uint4 v = units[u][j];
-          x[j] = half == 0 ? (uint64_t(v.y) << 32 | v.x) : (uint64_t(v.w) << 32 | v.z);
-        }
-        transpose_8x8_bytes(x);
-#pragma unroll
-        for (int r = 0; r < 8; ++r) {
-          const int row = 16 * row_group + 8 * half + r;
-          const int chunk = is_a ? swizzled_chunk<0>(row, k_group >> 1)
-                                 : swizzled_chunk<Cfg::kSwizzleShiftB>(row, k_group >> 1);
-          *reinterpret_cast<uint64_t*>(tile + row * 128 + chunk * 16 + (k_group & 1) * 8) = x[r];
-        }
-      }
-    }
+    TileStage<Cfg, kAligned>::store(lds);
     if (threadIdx.x < Cfg::BLOCK_M) {
       reinterpret_cast<float*>(lds + Cfg::kLdsA + Cfg::kLdsB)[threadIdx.x] = scale;
     }

@@ -34,7 +34,7 @@
 // feeds bytes 8e..8e+7 of chunk 2q+h. A and B use the same order, so the K-tile sum is the
 // same set of products as the reference's (summed in a different order).
 #include "common/fp8_mm_args.h"
-#include "common/fp8_mm_tile.h"
+#include "common/fp8_mm_stage.h"
 
 // ---- config -------------------------------------------------------------------------------
 template <int BLOCK_M_, int BLOCK_N_, int BLOCK_K_, int WAVES_M_, int WAVES_N_>
@@ -64,11 +64,6 @@ struct TwoBlockConfig {
 };
 
 // ---- kernel -------------------------------------------------------------------------------
-template <int kShift>
-__device__ inline int swizzled_chunk(int row, int chunk) {
-  return chunk ^ (((row >> kShift) ^ (row >> 4)) & 7);
-}
-
 // Workgroup id -> work id such that XCD x (which runs ids x, x+8, x+16, ...) gets one
 // contiguous run of work ids. A bijection on [0, total) for any total.
 __device__ inline int xcd_contiguous_id(int id, int total) {
@@ -78,67 +73,6 @@ __device__ inline int xcd_contiguous_id(int id, int total) {
   const int start = xcd < larger ? xcd * (per_xcd + 1) : larger * (per_xcd + 1) + (xcd - larger) * per_xcd;
   return start + slot;
 }
-
-// Global -> registers: the staging units of one K-tile (k0).
-template <class Cfg, bool kAligned>
-struct Stage {
-  uint4 units[Cfg::kUnitsPerThread][8];
-
-  __device__ void load(const Fp8MmArgs& args, int m0, int n0, int k0) {
-#pragma unroll
-    for (int u = 0; u < Cfg::kUnitsPerThread; ++u) {
-      const int unit = threadIdx.x + u * Cfg::kThreads;
-      if (unit >= Cfg::kUnitsA + Cfg::kUnitsB) continue;
-      const bool is_a = unit < Cfg::kUnitsA;
-      const int local = is_a ? unit : unit - Cfg::kUnitsA;
-      const int groups = (is_a ? Cfg::BLOCK_M : Cfg::BLOCK_N) / 16;
-      // unit bit 0 = k half of a chunk, so 16 neighbouring lanes write 16 distinct LDS slots
-      const int row_group = (local >> 1) % groups;
-      const int k_group = 2 * ((local >> 1) / groups) + (local & 1);
-      const uint8_t* base = is_a ? args.a : args.b;
-      const int ld = is_a ? args.lda : args.ldb;
-      const int rows = is_a ? args.m : args.n;
-      const int row0 = (is_a ? m0 : n0) + 16 * row_group;
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const uint8_t* column = base + (size_t)(k0 + 8 * k_group + j) * ld;
-        units[u][j] = load_rows16<kAligned>(column, row0, rows);
-      }
-    }
-  }
-
-  // Registers -> LDS: transpose each unit to 16 row pieces of 8 k-bytes, swizzled.
-  __device__ void store(uint8_t* lds) const {
-#pragma unroll
-    for (int u = 0; u < Cfg::kUnitsPerThread; ++u) {
-      const int unit = threadIdx.x + u * Cfg::kThreads;
-      if (unit >= Cfg::kUnitsA + Cfg::kUnitsB) continue;
-      const bool is_a = unit < Cfg::kUnitsA;
-      const int local = is_a ? unit : unit - Cfg::kUnitsA;
-      const int groups = (is_a ? Cfg::BLOCK_M : Cfg::BLOCK_N) / 16;
-      const int row_group = (local >> 1) % groups;
-      const int k_group = 2 * ((local >> 1) / groups) + (local & 1);
-      uint8_t* tile = is_a ? lds : lds + Cfg::kLdsA;
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {  // rows 0-7, then rows 8-15 of the unit
-        uint64_t x[8];
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const uint4 v = units[u][j];
-          x[j] = half == 0 ? (uint64_t(v.y) << 32 | v.x) : (uint64_t(v.w) << 32 | v.z);
-        }
-        transpose_8x8_bytes(x);
-#pragma unroll
-        for (int r = 0; r < 8; ++r) {
-          const int row = 16 * row_group + 8 * half + r;
-          const int chunk = is_a ? swizzled_chunk<0>(row, k_group >> 1)
-                                 : swizzled_chunk<Cfg::kSwizzleShiftB>(row, k_group >> 1);
-          *reinterpret_cast<uint64_t*>(tile + row * 128 + chunk * 16 + (k_group & 1) * 8) = x[r];
-        }
-      }
-    }
-  }
-};
 
 // The combined scales a_scale[row, kb] * b_scale[col block, kb] of the accumulator rows this
 // lane holds (rows 16*mi + 4q + g of the wave, one column block per wave), straight from
@@ -313,7 +247,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, kAligned ? 2 : 1)
 #pragma unroll
     for (int t = 0; t < Cfg::kSubN; ++t) acc[mi][t] = floatx4{0.f, 0.f, 0.f, 0.f};
 
-  Stage<Cfg, kAligned> stage;
+  TileStage<Cfg, kAligned> stage;
   if (kt_begin < kt_end) {
     stage.load(args, m0, n0, kt_begin * Cfg::BLOCK_K);
   }
