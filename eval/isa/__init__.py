@@ -5,8 +5,9 @@
         print(kernel.name, kernel.vgprs, kernel.waves_per_simd, kernel.mfma_total)
 
 `report` compiles a `.hip` file or a submission `.py` (its load_inline cuda_sources) for gfx942
-with the leaderboard's flags and returns one KernelReport per `__global__` kernel. A compile
-failure raises CompileError whose message names the user's file and lines.
+with the leaderboard's flags and returns one KernelReport per `__global__` kernel. A submission's
+source is first hipified as torch's load_inline does on the ROCm runner (eval.isa.hipify). A
+compile failure raises CompileError whose message names the user's file and lines.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.isa import asm, occupancy
-from eval.isa.source import SourceError, carries_hip, translation_unit
+from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_unit
 from eval.isa.toolchain import REPO_ROOT, demangle, device_compile_command
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
@@ -46,6 +47,7 @@ class KernelReport:
     code_bytes: int
     loop: str            # label of the hottest loop, "" if the kernel has no loop
     loop_mix: Counter = field(default_factory=Counter)
+    hipified_by: str = ""  # the hipify pass the source went through, "" for a .hip compiled as is
 
     def count(self, prefix: str) -> int:
         return sum(n for kind, n in self.loop_mix.items() if kind.startswith(prefix))
@@ -73,28 +75,35 @@ def default_files(with_examples: bool = False) -> list[Path]:
 
 
 def compile_to_asm(path: Path, keep_dir: Path | None = None) -> str:
-    unit = translation_unit(path)
+    return _compile(translation_unit(path), keep_dir)
+
+
+def _compile(unit: TranslationUnit, keep_dir: Path | None) -> str:
+    """keep_dir also keeps the text compiled for a submission (`<stem>.hip`, hipified)."""
+    path = unit.origin
     with tempfile.TemporaryDirectory(prefix="isa-") as scratch:
+        out_dir = keep_dir or Path(scratch)
+        out_dir.mkdir(parents=True, exist_ok=True)
         source = path
         if unit.text is not None:
-            source = Path(scratch) / (path.stem + ".hip")
+            source = out_dir / (path.stem + ".hip")
             source.write_text(unit.text)
-        asm_path = (keep_dir or Path(scratch)) / (path.stem + ".s")
-        asm_path.parent.mkdir(parents=True, exist_ok=True)
+        asm_path = out_dir / (path.stem + ".s")
         result = subprocess.run(device_compile_command(source, asm_path), capture_output=True, text=True)
         if result.returncode != 0:
-            raise CompileError(f"{path}: gfx942 compile failed\n{result.stderr}")
+            hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
+            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{result.stderr}")
         return asm_path.read_text()
 
 
 def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]:
-    path = Path(path)
-    kernels = asm.parse(compile_to_asm(path, keep_dir))
+    unit = translation_unit(Path(path))
+    kernels = asm.parse(_compile(unit, keep_dir))
     names = demangle([kernel.symbol for kernel in kernels])
-    return [_kernel_report(path, kernel, _short_name(name)) for kernel, name in zip(kernels, names)]
+    return [_kernel_report(unit, kernel, _short_name(name)) for kernel, name in zip(kernels, names)]
 
 
-def _kernel_report(path: Path, kernel: asm.AsmKernel, name: str) -> KernelReport:
+def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str) -> KernelReport:
     meta, info = kernel.metadata, kernel.info
     required = meta.get(".reqd_workgroup_size")
     workgroup_size = required[0] * required[1] * required[2] if required else meta[".max_flat_workgroup_size"]
@@ -102,7 +111,7 @@ def _kernel_report(path: Path, kernel: asm.AsmKernel, name: str) -> KernelReport
     lds = meta[".group_segment_fixed_size"]
     loop = asm.hottest_loop(kernel)
     return KernelReport(
-        file=str(path), name=name, symbol=kernel.symbol,
+        file=str(unit.origin), name=name, symbol=kernel.symbol,
         vgprs=vgprs, agprs=agprs, sgprs=sgprs,
         scratch_bytes=meta[".private_segment_fixed_size"],
         vgpr_spills=meta[".vgpr_spill_count"], sgpr_spills=meta[".sgpr_spill_count"],
@@ -112,6 +121,7 @@ def _kernel_report(path: Path, kernel: asm.AsmKernel, name: str) -> KernelReport
         code_bytes=info["codeLenInByte"],
         loop=loop.label if loop else "",
         loop_mix=asm.instruction_mix(loop.instructions if loop else kernel.instructions),
+        hipified_by=unit.hipified_by,
     )
 
 

@@ -1,7 +1,8 @@
 """python -m eval.isa [files...] [--csv PATH] [--keep-asm DIR]
 
 Compiles each .hip file / submission .py for gfx942 and prints one row per kernel; with no
-files, every kernels/*.hip plus submission.py. Exit status 1 if any file failed to compile.
+files, every kernels/*.hip plus submission.py. A submission's source is hipified first, as
+torch's load_inline does on the ROCm runner. Exit status 1 if any file failed to compile.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, failed = [], 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for done, (path, kernels, error, seconds) in enumerate(pool.map(build, files), 1):
-            status = f"FAILED\n{error}" if error else f"{len(kernels)} kernel(s)"
+            status = f"FAILED\n{error}" if error else f"{len(kernels)} kernel(s)" + _hipified_note(kernels)
             print(f"[{done}/{len(files)}] {path} ({seconds:.1f} s): {status}", file=sys.stderr)
             failed += error is not None
             rows += kernels
@@ -49,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     write_csv(rows, args.csv)
     print(f"wrote {args.csv}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _hipified_note(kernels) -> str:
+    hipified_by = {kernel.hipified_by for kernel in kernels} - {""}
+    return f", hipified as load_inline does on ROCm ({', '.join(sorted(hipified_by))})" if hipified_by else ""
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 A `.hip` file is compiled as it is. A submission `.py` is not run: its `cuda_sources=` argument
 to `load_inline` is evaluated statically (string constants, names bound to them at module level,
 `+` concatenations, lists joined with newlines as load_inline joins them), then wrapped in the
-headers load_inline prepends. `#line` directives point every piece back at its line in the
-`.py`, so compile errors name the submission's own lines.
+headers load_inline prepends, then hipified as torch does on a ROCm runner (eval.isa.hipify).
+`#line` directives point every piece back at its line in the `.py`, so compile errors name the
+submission's own lines; hipify rewrites within lines and keeps them.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-# load_inline prepends `#include <torch/types.h>`, `<cuda.h>` and `<cuda_runtime.h>`; hipify
-# turns the last two into <hip/hip_runtime.h> on a ROCm runner.
-LOAD_INLINE_PRELUDE = ("#include <torch/types.h>", "#include <hip/hip_runtime.h>")
+from eval.isa import hipify
+
+# What load_inline puts before cuda_sources; hipify turns the last two into <hip/hip_runtime.h>.
+LOAD_INLINE_PRELUDE = ("#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>")
+# Stands for the user's path in #line directives while hipify runs, so no part of a path is
+# ever taken for a CUDA name.
+_ORIGIN_TOKEN = "@ISA_ORIGIN@"
 
 
 class SourceError(ValueError):
@@ -32,12 +37,22 @@ class Piece:
 class TranslationUnit:
     origin: Path          # the user's file
     text: str | None      # wrapper text to compile, None for a .hip compiled in place
+    hipified_by: str = ""  # the hipify pass the text went through ("" if none), eval.isa.hipify.version()
 
 
 def translation_unit(path: Path) -> TranslationUnit:
     if path.suffix == ".py":
-        return TranslationUnit(path, wrap(path, extract_cuda_sources(path)))
+        return TranslationUnit(path, hipify_as_runner(path, extract_cuda_sources(path)), hipify.version())
     return TranslationUnit(path, _instantiate_variant(path))
+
+
+def hipify_as_runner(origin: Path, pieces: list[Piece]) -> str:
+    """The .hip text hipcc compiles on the runner for these cuda_sources, with #line mapping."""
+    quoted = f'"{origin.resolve()}"'
+    loaded = wrap(origin, pieces)
+    protected = "\n".join(line.replace(quoted, f'"{_ORIGIN_TOKEN}"') if line.startswith("#line ") else line
+                          for line in loaded.split("\n"))
+    return hipify.hipify_cuda_source(protected).replace(f'"{_ORIGIN_TOKEN}"', quoted)
 
 
 def _instantiate_variant(path: Path) -> str | None:

@@ -52,4 +52,4 @@ def test_compile_error_names_the_submission_line():
 def test_wrapper_prepends_only_what_load_inline_does():
     text = wrap(DATA / "broken_submission.py", extract_cuda_sources(DATA / "broken_submission.py"))
     directives = [line for line in text.splitlines() if line.startswith("#include") and "amd_detail" not in line]
-    assert directives == ["#include <torch/types.h>", "#include <hip/hip_runtime.h>"]
+    assert directives == ["#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>"]

@@ -4,6 +4,8 @@
 // torch::Tensor. The installed CPU torch headers cannot be parsed as HIP here (they need
 // rocThrust), and a device-only compile never generates host code, so host functions only
 // need these declarations to type-check. Add a member here when a real launcher needs it.
+// Streams are not here, as in torch: they come from ATen/hip/HIPContext.h, the header hipify
+// makes of ATen/cuda/CUDAContext.h.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -31,11 +33,6 @@ struct TensorOptions {
     TensorOptions dtype(ScalarType) const;
     TensorOptions device(Device) const;
     ScalarType dtype() const;
-};
-
-struct HIPStream {
-    operator hipStream_t() const;
-    hipStream_t stream() const;
 };
 
 }  // namespace c10
@@ -83,15 +80,6 @@ Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
 Tensor empty_like(const Tensor& like);
 Tensor zeros_like(const Tensor& like);
 
-namespace hip {
-c10::HIPStream getCurrentHIPStream(int device = -1);
-c10::HIPStream getCurrentHIPStreamMasqueradingAsCUDA(int device = -1);
-}  // namespace hip
-// Sources written against CUDA names are hipified on the runner; accept the common ones.
-namespace cuda {
-c10::HIPStream getCurrentCUDAStream(int device = -1);
-}
-
 namespace detail {
 // Swallows TORCH_CHECK's message arguments, whatever they are.
 template <typename... Args>
@@ -122,10 +110,6 @@ constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 constexpr ScalarType kFloat8_e4m3fnuz = ScalarType::Float8_e4m3fnuz;
 constexpr ScalarType kFloat8_e5m2fnuz = ScalarType::Float8_e5m2fnuz;
 }  // namespace torch
-
-namespace c10::hip {
-using at::hip::getCurrentHIPStream;
-}
 
 #define TORCH_CHECK(cond, ...) ((void)(cond), (void)::at::detail::check_message(__VA_ARGS__))
 #define TORCH_INTERNAL_ASSERT(cond, ...) TORCH_CHECK(cond, __VA_ARGS__)
