@@ -7,7 +7,6 @@ call is known on this machine. Usage: python -m eval.floor [--method NAME] [--de
 from __future__ import annotations
 
 import argparse
-import time
 
 from eval import timing
 from eval.device import detect
@@ -23,11 +22,7 @@ def measure(method_name: str = "leaderboard", device_name: str = "auto", budget_
     results = []
     for case in contract.cases("benchmarks"):
         data = generate_input(**case.args, device=device.kind)
-        durations: list[float] = []
-        start = time.perf_counter()
-        while not rule.done(durations, time.perf_counter() - start):
-            durations.append(method.time_one(lambda: data[4], device)[0])
-        results.append((case, timing.stats(durations)))
+        results.append((case, timing.repeat(rule, lambda: method.time_one(lambda: data[4], device)[0])))
     return device, results
 
 

@@ -150,9 +150,7 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     if failure:
         for slot, (index, case) in enumerate(cases):
             if slot not in rows:
-                rows[slot] = {"case": "" if index is None else index, **case.args, "mode": stage,
-                              "method": worker.timed_method(job), "passed": 0, "error": failure,
-                              "message": failure}
+                rows[slot] = dict(worker.case_row(index, case, job, False, failure), message=failure)
         popcorn.append("check: fail")
         print(f"  [{submission.name} {stage}] FAILED: {failure}", file=sys.stderr, flush=True)
     return [rows[slot] for slot in sorted(rows)], popcorn, texts

@@ -119,3 +119,12 @@ class StopRule:
         return (s.err / s.mean < self.rel_err_stop
                 or s.mean * s.runs > self.budget_s * 1e9
                 or wall_s > self.wall_stop_s)
+
+
+def repeat(rule: StopRule, time_once: Callable[[], float]) -> Stats:
+    """The published repeat loop: call time_once() (elapsed ns) until the stop rule is met."""
+    durations: list[float] = []
+    start = time.perf_counter()
+    while not rule.done(durations, time.perf_counter() - start):
+        durations.append(time_once())
+    return stats(durations)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-import time
 import traceback
 from pathlib import Path
 
@@ -23,6 +22,10 @@ from reference.contract import Case
 from reference.task import check_implementation, clone_input, generate_input
 
 INPUT_NAMES = ("a", "b", "a_scale", "b_scale")
+
+
+class _RecheckFailed(Exception):
+    """A leaderboard-mode repeat whose output failed the check: ends the case's loop."""
 
 
 class SubmissionError(Exception):
@@ -123,6 +126,12 @@ def timed_method(job: dict) -> str:
     return job["method"] if job["mode"] in ("benchmark", "leaderboard") else ""
 
 
+def case_row(index: int | None, case: Case, job: dict, passed: bool, error: str) -> dict:
+    """The columns of a case's report row that say which case, stage and verdict it is."""
+    return {"case": "" if index is None else index, **case.args, "mode": job["mode"],
+            "method": timed_method(job), "passed": int(passed), "error": error}
+
+
 _MAX_ERROR = re.compile(r"Maximum error: (\S+)")
 
 
@@ -156,10 +165,8 @@ class Stage:
     # ---- results -------------------------------------------------------------------
     def report(self, slot: int, case: Case, passed: bool, message: str, s=None) -> None:
         prefix = f"{'test' if self.job['mode'] == 'test' else 'benchmark'}.{slot}"
-        row = {"case": "" if self.cases[slot][0] is None else self.cases[slot][0],
-               "m": case.m, "n": case.n, "k": case.k, "seed": case.seed,
-               "mode": self.job["mode"], "method": timed_method(self.job), "passed": int(passed),
-               "error": "" if passed else message.splitlines()[0]}
+        row = case_row(self.cases[slot][0], case, self.job, passed,
+                       "" if passed else message.splitlines()[0])
         found = _MAX_ERROR.search(message) if passed else None
         if found:
             row["max_error"] = float(found.group(1))
@@ -256,11 +263,10 @@ class Stage:
         ok, message = self.call_checked(data)
         if not ok:
             return False, message, None
-        worst_error = message
-        durations: list[float] = []
-        seed = case.seed
-        start = time.perf_counter()
-        while not rule.done(durations, time.perf_counter() - start):
+        worst_error, seed = message, case.seed
+
+        def time_once() -> float:
+            nonlocal data, seed, worst_error
             if recheck:
                 seed += params["seed_step"]
                 data = generate_input(case.m, case.n, case.k, seed, device=self.device.kind)
@@ -269,11 +275,15 @@ class Stage:
             if recheck:
                 ok, message = check_implementation(pristine, output)
                 if not ok:
-                    return False, f"seed {seed}: {message}", None
+                    raise _RecheckFailed(f"seed {seed}: {message}")
                 worst_error = max(worst_error, message, key=_error_of)
-            del output
-            durations.append(elapsed)
-        return True, worst_error, timing.stats(durations)
+            return elapsed
+
+        try:
+            s = timing.repeat(rule, time_once)
+        except _RecheckFailed as failure:
+            return False, str(failure), None
+        return True, worst_error, s
 
     def run_profile(self) -> None:
         from torch.profiler import ProfilerActivity, profile
