@@ -1,0 +1,33 @@
+"""The CPU engines a HIP submission can run on when there is no GPU, behind one interface.
+
+Each engine is a package exposing `load_inline(**torch_load_inline_arguments)` that returns
+a module whose functions run the submission's kernels on CPU tensors. The harness picks one
+by name (`eval/run.py --engine`) and knows nothing of its insides.
+
+  source  emulator/: the HIP source compiled for x86 with the builtins re-implemented
+  isa     isa_engine/: the gfx942 code object clang emits, executed instruction by instruction
+"""
+from __future__ import annotations
+
+import importlib
+
+ENGINES = {
+    "source": ("emulator", "the HIP source compiled for the host CPU, wave64 semantics emulated"),
+    "isa": ("isa_engine", "the compiled gfx942 machine code, executed instruction by instruction"),
+}
+DEFAULT = "source"
+
+
+def names() -> list[str]:
+    return list(ENGINES)
+
+
+def describe() -> str:
+    return "; ".join(f"{name}: {doc}" for name, (_, doc) in ENGINES.items())
+
+
+def load_inline(name: str):
+    """The engine's load_inline; raises ImportError when the engine cannot be loaded here."""
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINES)}")
+    return importlib.import_module(ENGINES[name][0]).load_inline

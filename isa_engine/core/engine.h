@@ -1,0 +1,46 @@
+// The ISA engine's one entry point: run a gfx942 kernel of an AMDHSA code object on the CPU.
+//
+// The host side (isa_engine/runtime/: a HIP runtime for a simulated MI300X) registers the
+// code objects clang embedded in the submission's fat binary and calls `launch` for every
+// kernel launch. Device addresses are host addresses: torch CPU tensors are the memory.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace isa {
+
+// A fault of the kernel or the engine: unknown opcode, missing s_waitcnt, LDS race,
+// out-of-allocation access... `what()` names the kernel, the instruction (mnemonic and
+// address) and the source line when debug line info is present.
+struct Fault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Dim3 { uint32_t x = 1, y = 1, z = 1; };
+
+// One gfx942 code object (an AMDHSA ELF), parsed once: kernels, their descriptors and
+// argument metadata (.amdhsa.kernels in the NT_AMDGPU_METADATA note).
+class CodeObject {
+ public:
+  static std::shared_ptr<CodeObject> load(const void* elf, size_t size);  // throws Fault
+  virtual ~CodeObject() = default;
+  virtual bool has_kernel(const std::string& symbol) const = 0;  // e.g. "_Z6kernelPf"
+};
+
+// Launch `symbol` over `grid` workgroups of `block` work-items. `args` is HIP's array of
+// pointers to each explicit argument (hipLaunchKernel's); the engine lays them out with the
+// metadata's offsets and fills the hidden arguments (block counts, group sizes, ...) itself.
+// Runs to completion (launches are synchronous); throws Fault.
+void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 block,
+            void** args, uint32_t dynamic_lds);
+
+// Memory the engine may touch besides the kernel's own LDS and scratch: the runtime reports
+// each allocation it knows of (hipMalloc, and tensors passed as arguments) so an access
+// outside all of them is reported as out of allocation.
+void note_allocation(const void* base, size_t bytes, const std::string& what);
+void forget_allocation(const void* base);
+
+}  // namespace isa
