@@ -20,9 +20,10 @@ REPO = Path(__file__).resolve().parent.parent
 if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, not eval/'s siblings
     sys.path[0] = str(REPO)
 
-from eval import report, timing, worker  # noqa: E402
+from eval import channel, engines, report, timing, worker  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
 from eval.summary import print_stage, print_verdicts  # noqa: E402
+from eval.verdict import Checker  # noqa: E402
 from reference import contract  # noqa: E402
 from reference.contract import Case  # noqa: E402
 
@@ -64,6 +65,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
                    help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
                         "submissions run on the project's emulator")
+    p.add_argument("--engine", default=engines.DEFAULT, choices=engines.names(),
+                   help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
+                        + f" (default: {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>.csv)")
     p.add_argument("--popcorn", action="store_true",
@@ -105,14 +109,20 @@ def select_cases(stage: str, args, parser_error) -> list[tuple[int | None, Case]
 
 
 def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, limit_s: float):
-    """Run one stage in a spawned worker; returns (rows, popcorn lines, texts)."""
+    """Run one stage in a spawned worker; returns (rows, popcorn lines, texts).
+
+    The worker runs the submission; this process decides every verdict (eval/verdict.py):
+    it answers each output the worker sends with its own check, and vouches for a row only
+    when the worker's claims match the checks it made."""
     job = {"submission": str(submission), "mode": stage, "method": args.method,
-           "device": device.kind, "cases": [(i, c.args) for i, c in cases]}
+           "device": device.kind, "engine": engine_of(args, device),
+           "cases": [(i, c.args) for i, c in cases]}
+    checker = Checker(stage, [case for _, case in cases], device.kind)
     ctx = mp.get_context("spawn")
-    receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=worker.main, args=(send, job), daemon=True)
+    conn, child_conn = ctx.Pipe(duplex=True)
+    proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
     proc.start()
-    send.close()
+    child_conn.close()
     rows, popcorn, texts, failure = {}, [], [], None
     deadline = time.monotonic() + limit_s
     while failure is None:
@@ -121,15 +131,18 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
             failure = (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was "
                        f"killed (the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
             break
-        if not receive.poll(min(left, 0.5)):
-            if not proc.is_alive() and not receive.poll(0):
+        if not conn.poll(min(left, 0.5)):
+            if not proc.is_alive() and not conn.poll(0):
                 failure = _death_message(stage, proc.exitcode)
             continue
         try:
-            message = receive.recv()
+            message = channel.receive(conn)
         except EOFError:
             proc.join(5)
             failure = _death_message(stage, proc.exitcode)
+            break
+        except Exception as exc:  # a malformed message: the worker is not to be trusted further
+            failure = f"the {stage} worker sent a message the harness refuses ({exc})"
             break
         kind = message["kind"]
         if kind == "done":
@@ -140,10 +153,17 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
             texts.append(message["text"])
         elif kind == "popcorn":
             popcorn.append(f"{message['key']}: {message['value']}")
+        elif kind == "check":
+            try:
+                ok, text = checker.check(message["slot"], channel.unpack_tensor(message["output"]))
+            except Exception as exc:
+                ok, text = False, f"the output could not be checked: {type(exc).__name__}: {exc}"
+            conn.send({"kind": "verdict", "ok": ok, "message": text})
         elif kind == "row":
-            slot = len(rows)
-            rows[slot] = dict(message["row"], message=message["message"])
-            _print_case(submission, stage, rows[slot])
+            slot = message["slot"]
+            row = checker.settle(slot, dict(message["row"], message=message["message"]))
+            rows[slot] = row
+            _print_case(submission, stage, row)
     if proc.is_alive():
         proc.kill()
     proc.join()
@@ -154,6 +174,11 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
         popcorn.append("check: fail")
         print(f"  [{submission.name} {stage}] FAILED: {failure}", file=sys.stderr, flush=True)
     return [rows[slot] for slot in sorted(rows)], popcorn, texts
+
+
+def engine_of(args, device: DeviceInfo) -> str:
+    """What runs the submission's kernels: the GPU itself, or the chosen CPU engine."""
+    return "gpu" if device.is_gpu else args.engine
 
 
 def _death_message(stage: str, exitcode: int | None) -> str:
@@ -202,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     limit_s = args.stage_limit or (contract.load()["stage_limit_s"] if device.is_gpu else CPU_STAGE_LIMIT_S)
     plan = [(stage, select_cases(stage, args, parser.error)) for stage in STAGES[mode]]
     print(f"device: {device.name} ({device.arch}), torch {device.torch}; mode {mode}; "
-          f"timing method {args.method}; stage limit {limit_s:.0f} s", file=sys.stderr)
+          f"timing method {args.method}; engine {engine_of(args, device)}; stage limit {limit_s:.0f} s", file=sys.stderr)
 
     all_rows: list[dict] = []
     started = time.monotonic()

@@ -1,27 +1,44 @@
 """One stage (mode) of a run, inside its own spawned process, as the official runner does.
 
 The parent (eval/run.py) starts `main` in a fresh process per stage and listens on a pipe.
-Messages are dicts: {"kind": "progress", "text"}, {"kind": "row", "row"},
-{"kind": "popcorn", "key", "value"}, {"kind": "text", "text"} and finally {"kind": "done"}.
-A submission that fails to import or raises turns into failed rows, never a traceback.
+Messages are dicts (eval/channel.py): {"kind": "progress", "text"}, {"kind": "row", "slot", "row"},
+{"kind": "popcorn", "key", "value"}, {"kind": "text", "text"}, {"kind": "check", "slot", "output"}
+(answered by the parent with {"kind": "verdict", "ok", "message"}) and finally {"kind": "done"}.
+The verdict is the parent's (eval/verdict.py): this process runs the submission, so nothing
+here is trusted to judge it. A submission that fails to import or raises turns into failed
+rows, never a traceback.
+
+The call sequence is the published evaluator's, mode by mode:
+  test         custom_kernel(clone of data); checked against data
+  benchmark    custom_kernel(data) once, checked against a clone; then the timed repeats
+               on that same data object (so one-time work per input object is not timed)
+  leaderboard  the same untimed checked call, then every timed repeat on a fresh input
+               (seed += 13), each checked
+Deliberate additions (README, "Where we differ from the published evaluator"): inputs are
+compared before and after every checked call, and the harness's clock, synchronize and
+checker must be left alone (eval/integrity.py).
 """
 from __future__ import annotations
 
 import importlib.util
-import re
 import sys
 import traceback
 from pathlib import Path
 
 import torch
 
-from eval import timing
+from eval import channel, engines, integrity, timing
 from eval.device import DeviceInfo, detect, synchronize
+from eval.verdict import WARMUP_SLOT
 from reference import contract
+from reference.check import split_message
 from reference.contract import Case
-from reference.task import check_implementation, clone_input, generate_input
+from reference.task import clone_input, generate_input
 
 INPUT_NAMES = ("a", "b", "a_scale", "b_scale")
+# task, utils (and our reference package as `reference`): the modules the runner puts
+# beside submission.py; first on sys.path, as the runner's copies win over a user's own.
+RUNNER_ENV = Path(__file__).resolve().parent / "runner_env"
 
 
 class _RecheckFailed(Exception):
@@ -33,7 +50,7 @@ class SubmissionError(Exception):
 
 
 def main(conn, job: dict) -> None:
-    """Entry point of the spawned worker. `job` comes from eval/run.py (see `make_job`)."""
+    """Entry point of the spawned worker. `job` comes from eval/run.py (`run_stage`)."""
     stage = Stage(conn, job)
     try:
         stage.run()
@@ -45,7 +62,7 @@ def main(conn, job: dict) -> None:
 
 def _describe(exc: BaseException) -> str:
     """One paragraph: the exception and the submission's own innermost frame."""
-    if isinstance(exc, SubmissionError):
+    if isinstance(exc, (SubmissionError, integrity.TamperError, timing.ClockMismatch)):
         return str(exc)
     where = ""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
@@ -71,7 +88,7 @@ def _hip_load_inline_guard(original, device: DeviceInfo):
     return load_inline
 
 
-def _install_load_inline(device: DeviceInfo) -> None:
+def _install_load_inline(device: DeviceInfo, engine: str) -> None:
     """Route torch's load_inline to what this device can run, before the submission imports it."""
     import torch.utils.cpp_extension as cpp_extension
 
@@ -84,20 +101,22 @@ def _install_load_inline(device: DeviceInfo) -> None:
     def load_inline(*args, **kwargs):
         # Imported at the first HIP build only: pure-PyTorch submissions never need it.
         try:
-            from emulator import load_inline as emulated
+            emulated = engines.load_inline(engine)
         except Exception as exc:
             raise SubmissionError(
-                "this submission builds a HIP kernel with load_inline; with no GPU it needs the "
-                f"project's wave64 emulator (emulator/), which could not be loaded ({exc})") from exc
+                f"this submission builds a HIP kernel with load_inline; with no GPU it needs the "
+                f"project's {engine} engine, which could not be loaded ({exc})") from exc
         return emulated(*args, **kwargs)
     cpp_extension.load_inline = load_inline
 
 
-def load_submission(path: str, device: DeviceInfo):
-    """Import a submission file and return its custom_kernel."""
-    _install_load_inline(device)
+def load_submission(path: str, device: DeviceInfo, engine: str):
+    """Import a submission file as the runner would; returns (custom_kernel, the snapshot
+    of what the submission must leave alone, taken just before its import)."""
+    _install_load_inline(device, engine)
     path = Path(path)
-    sys.path.insert(0, str(path.parent))
+    sys.path[:0] = [str(RUNNER_ENV), str(path.parent)]
+    snapshot = integrity.Snapshot()
     spec = importlib.util.spec_from_file_location("submission", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["submission"] = module
@@ -105,10 +124,11 @@ def load_submission(path: str, device: DeviceInfo):
         spec.loader.exec_module(module)
     except BaseException as exc:
         raise SubmissionError(f"{path.name} failed to import: {_describe(exc)}") from exc
+    snapshot.verify("while it was imported")
     kernel = getattr(module, "custom_kernel", None)
     if not callable(kernel):
         raise SubmissionError(f"{path.name} defines no callable custom_kernel(data)")
-    return kernel
+    return kernel, snapshot
 
 
 def _modified_inputs(pristine, given) -> list[str]:
@@ -129,10 +149,8 @@ def timed_method(job: dict) -> str:
 def case_row(index: int | None, case: Case, job: dict, passed: bool, error: str) -> dict:
     """The columns of a case's report row that say which case, stage and verdict it is."""
     return {"case": "" if index is None else index, **case.args, "mode": job["mode"],
-            "method": timed_method(job), "passed": int(passed), "error": error}
-
-
-_MAX_ERROR = re.compile(r"Maximum error: (\S+)")
+            "method": timed_method(job), "engine": job["engine"], "passed": int(passed),
+            "error": error}
 
 
 class Stage:
@@ -156,8 +174,9 @@ class Stage:
         self.device = detect(self.job["device"])
         mode = self.job["mode"]
         self.popcorn(f"{'test' if mode == 'test' else 'benchmark'}-count", len(self.cases))
-        self.kernel = load_submission(self.job["submission"], self.device)
-        torch.manual_seed(0)  # a submission's own random draws repeat from run to run
+        # NOTE: no seeding here: the runner's spawned workers start with torch's default
+        # (unseeded) generators; only the inputs are seeded, by generate_input.
+        self.kernel, self.snapshot = load_submission(self.job["submission"], self.device, self.job["engine"])
         {"test": self.run_tests, "benchmark": self.run_timed, "leaderboard": self.run_timed,
          "profile": self.run_profile}[mode]()
         self.popcorn("check", "pass" if self.all_passed else "fail")
@@ -165,16 +184,14 @@ class Stage:
     # ---- results -------------------------------------------------------------------
     def report(self, slot: int, case: Case, passed: bool, message: str, s=None) -> None:
         prefix = f"{'test' if self.job['mode'] == 'test' else 'benchmark'}.{slot}"
+        lines = split_message(message)
         row = case_row(self.cases[slot][0], case, self.job, passed,
-                       "" if passed else message.splitlines()[0])
-        found = _MAX_ERROR.search(message) if passed else None
-        if found:
-            row["max_error"] = float(found.group(1))
+                       "" if passed or not lines else lines[0])
         if s is not None:
             row.update(runs=s.runs, mean_us=s.mean / 1e3, std_us=s.std / 1e3, err_us=s.err / 1e3,
                        best_us=s.best / 1e3, worst_us=s.worst / 1e3,
                        tflops=2 * case.m * case.n * case.k / s.mean / 1e3)
-        self.send("row", row=row, message=message)
+        self.send("row", slot=slot, row=row, message=message)
         self.reported.add(slot)
         self.all_passed &= passed
         self.popcorn(f"{prefix}.spec", case.spec)
@@ -193,36 +210,38 @@ class Stage:
             if slot not in self.reported:
                 self.report(slot, case, False, message)
 
-    # ---- one checked call ----------------------------------------------------------
-    def call(self, data):
-        """Call the kernel on a copy of `data`; returns (the copy it got, its output)."""
-        given = clone_input(data)
-        synchronize(self.device)
-        output = self.kernel(given)
-        synchronize(self.device)
-        return given, output
+    # ---- checked calls -------------------------------------------------------------
+    def judged(self, slot: int, output, pristine, given) -> tuple[bool, str]:
+        """The parent's verdict on `output`, then ours on the inputs: unchanged by the call.
 
-    @staticmethod
-    def verify(data, given, output) -> tuple[bool, str]:
-        """Check the output against `data`, and that the kernel left its inputs untouched."""
-        ok, message = check_implementation(data, output)
-        changed = _modified_inputs(data, given)
+        The parent regenerates the input from the case's seed, so `pristine` serves only the
+        input-modification check (a deliberate addition to the published evaluator)."""
+        self.snapshot.verify("during custom_kernel")
+        if not isinstance(output, torch.Tensor):
+            return False, f"custom_kernel returned {type(output).__name__}, expected a torch.Tensor"
+        self.send("check", slot=slot, output=channel.pack_tensor(output))
+        answer = channel.receive(self.conn)
+        if answer.get("kind") != "verdict":
+            raise RuntimeError(f"the harness expected a verdict, got {answer.get('kind')!r}")
+        ok, message = answer["ok"], answer["message"]
+        changed = _modified_inputs(pristine, given)
         if ok and changed:
             return False, f"custom_kernel modified its input(s) {', '.join(changed)}"
         return ok, message
-
-    def call_checked(self, data) -> tuple[bool, str]:
-        return self.verify(data, *self.call(data))
 
     def guarded(self, slot: int, case: Case, body) -> bool:
         """Run body(); a raising submission fails this case only. Returns success."""
         try:
             return body()
-        except SubmissionError as exc:
+        except (SubmissionError, integrity.TamperError, timing.ClockMismatch) as exc:
             self.report(slot, case, False, str(exc))
         except Exception as exc:
             self.report(slot, case, False, f"custom_kernel raised {_describe(exc)}")
         return False
+
+    def input_of(self, case: Case, seed: int | None = None):
+        return generate_input(case.m, case.n, case.k, case.seed if seed is None else seed,
+                              device=self.device.kind)
 
     # ---- modes ---------------------------------------------------------------------
     def run_tests(self) -> None:
@@ -230,7 +249,13 @@ class Stage:
             self.send("progress", text=f"test {slot + 1}/{len(self.cases)}: {case.spec}")
 
             def body(case=case, slot=slot):
-                ok, message = self.call_checked(generate_input(**case.args, device=self.device.kind))
+                # Published: custom_kernel(clone of data) between synchronizes, checked against data.
+                data = self.input_of(case)
+                given = clone_input(data)
+                synchronize(self.device)
+                output = self.kernel(given)
+                synchronize(self.device)
+                ok, message = self.judged(slot, output, data, given)
                 self.report(slot, case, ok, message)
                 return ok
             self.guarded(slot, case, body)
@@ -242,48 +267,57 @@ class Stage:
         if self.cases:
             self.send("progress", text=f"{mode}: warm-up on {self.cases[0][1].spec}")
             try:
-                self.time_case(self.cases[0][1], settings["warmup_budget_s"], False, method)
+                self.time_case(WARMUP_SLOT, self.cases[0][1], settings["warmup_budget_s"], False, method)
+            except (integrity.TamperError, timing.ClockMismatch) as exc:
+                return self.fail_remaining(str(exc))
             except Exception:
                 pass  # the first case reports whatever went wrong, with its own message
         for slot, (_, case) in enumerate(self.cases):
             self.send("progress", text=f"{mode} {slot + 1}/{len(self.cases)}: {case.spec}")
 
             def body(case=case, slot=slot):
-                ok, message, s = self.time_case(case, settings["case_budget_s"], settings["recheck"], method)
+                ok, message, s = self.time_case(slot, case, settings["case_budget_s"], settings["recheck"], method)
                 self.report(slot, case, ok, message, s if ok else None)
                 return ok
             if not self.guarded(slot, case, body) and settings["recheck"]:
                 return self.fail_remaining("not run: the leaderboard run stops at the first failure")
 
-    def time_case(self, case: Case, budget_s: float, recheck: bool, method):
-        """The published repeat loop: one checked call, then timed repeats until the stop rule."""
+    def time_case(self, slot: int, case: Case, budget_s: float, recheck: bool, method):
+        """The published repeat loop: one untimed checked call on the very input object the
+        benchmark then times, then timed repeats until the stop rule."""
         params = contract.load()["timing"]
         rule = timing.StopRule.from_contract(params, budget_s)
-        data = generate_input(**case.args, device=self.device.kind)
-        ok, message = self.call_checked(data)
+        data = self.input_of(case)
+        check_copy = clone_input(data)
+        # NOTE: published: no synchronize around this call, and it is made on `data` itself,
+        # so work a submission caches per input object is done here, not in the timed loop.
+        output = self.kernel(data)
+        ok, message = self.judged(slot, output, check_copy, data)
         if not ok:
             return False, message, None
-        worst_error, seed = message, case.seed
+        del output
+        seed = case.seed
 
         def time_once() -> float:
-            nonlocal data, seed, worst_error
+            nonlocal data, seed
             if recheck:
                 seed += params["seed_step"]
-                data = generate_input(case.m, case.n, case.k, seed, device=self.device.kind)
-            pristine = clone_input(data) if recheck else None
+                data = self.input_of(case, seed)
+                pristine = clone_input(data)
             elapsed, output = method.time_one(lambda: self.kernel(data), self.device)
             if recheck:
-                ok, message = check_implementation(pristine, output)
+                ok, message = self.judged(slot, output, pristine, data)
                 if not ok:
-                    raise _RecheckFailed(f"seed {seed}: {message}")
-                worst_error = max(worst_error, message, key=_error_of)
+                    raise _RecheckFailed(message)
+            else:
+                self.snapshot.verify("during custom_kernel")
             return elapsed
 
         try:
             s = timing.repeat(rule, time_once)
         except _RecheckFailed as failure:
             return False, str(failure), None
-        return True, worst_error, s
+        return True, message, s
 
     def run_profile(self) -> None:
         from torch.profiler import ProfilerActivity, profile
@@ -293,19 +327,17 @@ class Stage:
             self.send("progress", text=f"profile {slot + 1}/{len(self.cases)}: {case.spec}")
 
             def body(case=case, slot=slot):
-                data = generate_input(**case.args, device=self.device.kind)
+                data = self.input_of(case)
                 self.kernel(clone_input(data))  # build and warm outside the profile
+                given = clone_input(data)
                 with profile(activities=activities) as prof:
-                    given, output = self.call(data)
-                ok, message = self.verify(data, given, output)
+                    synchronize(self.device)
+                    output = self.kernel(given)
+                    synchronize(self.device)
+                ok, message = self.judged(slot, output, data, given)
                 sort = "self_cuda_time_total" if self.device.is_gpu else "self_cpu_time_total"
                 table = prof.key_averages().table(sort_by=sort, row_limit=20)
                 self.send("text", text=f"profile of {case.spec}\n{table}")
                 self.report(slot, case, ok, message)
                 return ok
             self.guarded(slot, case, body)
-
-
-def _error_of(message: str) -> float:
-    found = _MAX_ERROR.search(message)
-    return float(found.group(1)) if found else 0.0

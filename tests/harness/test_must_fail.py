@@ -23,6 +23,8 @@ CASES = [
     ("sleeps", ["test", "--shapes", "0", "--stage-limit", "8"], "passed its 8 s limit"),
     ("segfaults", ["test", "--shapes", "0"], "died from SIGSEGV"),
     ("fails_import", ["test", "--shapes", "0"], "failed to import: ModuleNotFoundError"),
+    ("tamper_checker", ["test", "--shapes", "0"], "replaced reference.check_implementation"),
+    ("tamper_clock", ["benchmark", "--shapes", "64,64,128"], "replaced time.perf_counter_ns"),
 ]
 
 
