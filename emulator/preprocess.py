@@ -4,8 +4,9 @@ Three rewrites, each keeping line numbers so compiler messages point at the user
   kernel<<<grid, block, shmem, stream>>>(args)  ->  ::emu::Launcher(grid, block, shmem, stream)(kernel, args)
   __shared__ T name[N];  (in a function)        ->  auto& name = ::emu::lds_var<T[N]>([]{});
   extern __shared__ T name[];                   ->  T* const name = ::emu::dynamic_lds<T>();
-and a scan that rejects what the emulator cannot run (inline asm, rocWMMA, builtins it does
-not implement) with the construct and line.
+asm labels and inline assembly (emulator/asm_rewrite.py), a source's own PYBIND11_MODULE
+(becomes a function the emulator's module calls), and a scan that rejects what the emulator
+cannot run (rocWMMA, builtins it does not implement) with the construct and line.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import functools
 import re
 from pathlib import Path
 
+from emulator.asm_rewrite import rewrite_asm
 from emulator.errors import EmulatorBuildError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -99,7 +101,6 @@ def emulated_builtins() -> frozenset[str]:
 
 
 UNSUPPORTED = [
-    (re.compile(r"\b(asm|__asm__|__asm)\b"), "inline GCN assembly ({0}) cannot run in the emulator"),
     (re.compile(r"#\s*include\s*<(rocwmma/[^>]*)>"), "rocWMMA (<{0}>) is not supported by the emulator"),
     (re.compile(r"\b(__builtin_amdgcn_s_setreg|__builtin_amdgcn_s_getreg)\b"), "{0} (MODE register access) is not emulated"),
 ]
@@ -148,7 +149,8 @@ def rewrite_launches(src: str, masked: str, filename: str) -> str:
             fail(filename, src, start, "expected '(' after <<<...>>>")
         end = matching(masked, p, "(", ")")
         args = src[p + 1:end - 1]
-        call = f"::emu::Launcher({config})({kernel}{', ' + args if args.strip() else ''})"
+        label = " ".join(kernel.split()).replace('"', '\\"')
+        call = f'::emu::Launcher({config}).named("{label}")({kernel}{", " + args if args.strip() else ""})'
         edits.append((k, end, call))
     for a, b, text in reversed(edits):
         src = src[:a] + text + src[b:]
@@ -246,7 +248,46 @@ def preprocess(src: str, filename: str) -> str:
     """The emulator's host-C++ version of one HIP source, line numbers preserved."""
     masked = mask_comments_and_strings(src)
     reject_unsupported(src, masked, filename)
+    src = rewrite_asm(src, masked, filename, emulated_builtins())
+    masked = mask_comments_and_strings(src)
     src = rewrite_launches(src, masked, filename)
     masked = mask_comments_and_strings(src)
     src = rewrite_shared(src, masked, filename)
+    masked = mask_comments_and_strings(src)
+    src = rewrite_module_definition(src, masked, filename)
+    src = rewrite_torch_device(src, mask_comments_and_strings(src))
     return f'#line 1 "{filename}"\n' + src
+
+
+MODULE_DEFINITION = re.compile(r"\bPYBIND11_MODULE\s*\(\s*[^,()]+,\s*(\w+)\s*(?:,[^()]*(?:\([^()]*\))?)?\)")
+
+
+def module_init_name(filename: str) -> str:
+    return "emu_user_module_" + re.sub(r"\W", "_", filename)
+
+
+def rewrite_module_definition(src: str, masked: str, filename: str) -> str:
+    """A source's own PYBIND11_MODULE(name, m) { ... } becomes a function the emulator's module calls."""
+    m = MODULE_DEFINITION.search(masked)
+    if not m:
+        return src
+    return src[:m.start()] + f"static void {module_init_name(filename)}(pybind11::module_& {m.group(1)})" + src[m.end():]
+
+
+# The host code's view of torch: its GPU tensors are the emulator's CPU tensors.
+TORCH_DEVICE = [
+    (re.compile(r"(\.|->)(\s*)is_cuda(\s*\(\s*\))"), r"\1\2is_cpu\3"),
+    (re.compile(r"(\.|->)(\s*)cuda(\s*\(\s*\))"), r"\1\2cpu\3"),
+    (re.compile(r"\bk(CUDA|HIP)\b"), "kCPU"),
+    (re.compile(r"\bDeviceType\s*::\s*(CUDA|HIP)\b"), "DeviceType::CPU"),
+]
+
+
+def rewrite_torch_device(src: str, masked: str) -> str:
+    """x.is_cuda(), x.cuda(), kCUDA, DeviceType::CUDA in host code mean the CPU under the emulator."""
+    edits = []
+    for pattern, replacement in TORCH_DEVICE:
+        edits += [(m.start(), m.end(), m.expand(replacement)) for m in pattern.finditer(masked)]
+    for a, b, text in sorted(edits, reverse=True):
+        src = src[:a] + text + src[b:]
+    return src

@@ -78,17 +78,37 @@ def checked(fn, name: str, n: int):
     return run
 
 
+# Called after every call of an emulated module's function as observer(fn, args, kwargs,
+# result): a CUDA-graph capture (eval/simulated_host.py) records kernel launches this way.
+CALL_OBSERVERS: list = []
+
+
+def observed(fn):
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        for observer in list(CALL_OBSERVERS):
+            observer(fn, args, kwargs, result)
+        return result
+    return run
+
+
 class ScheduledModule:
-    """A built module whose functions run under several schedules and must agree."""
+    """A built module whose functions run under several schedules (they must agree) and are
+    reported to CALL_OBSERVERS."""
 
     def __init__(self, module, n: int):
         self._module, self._n = module, n
 
     def __getattr__(self, attr):
         value = getattr(self._module, attr)
-        return checked(value, attr, self._n) if callable(value) else value
+        if not callable(value):
+            return value
+        return observed(checked(value, attr, self._n) if self._n > 1 else value)
+
+    def __dir__(self):
+        return dir(self._module)
 
 
 def wrap_for_schedules(module):
-    n = schedule_count()
-    return ScheduledModule(module, n) if n > 1 else module
+    return ScheduledModule(module, schedule_count())

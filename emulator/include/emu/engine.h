@@ -16,6 +16,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <csignal>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -97,6 +98,7 @@ struct Launch {
   const void* params = nullptr;
   void (*invoke)(const Launch&) = nullptr;
   const void* kernel = nullptr;
+  const char* kernel_name = "kernel";
   Loc site;
   unsigned group_size = 0, waves_per_group = 0;
   unsigned schedule = 0;  // 0: in order; odd: reversed; even > 0: seeded random
@@ -170,6 +172,61 @@ inline Lane& current_lane() {
   yield_to_scheduler(lane);
   __builtin_trap();
 }
+
+// ---- faults inside a work-item ---------------------------------------------------------------
+// A SIGSEGV/SIGBUS raised by a work-item (stack overflow into its guard page, or a wild
+// pointer) ends the launch with an EmulatorError naming the kernel, its launch site and the
+// work-item, instead of killing the Python process. Faults outside kernels go to whatever
+// handler was there before.
+std::string launch_name(const Launch& L);
+std::string lane_name(const Lane& lane);
+
+inline struct sigaction g_previous_segv, g_previous_bus;
+
+inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
+  Lane* lane = t_lane;
+  if (!lane) {
+    const struct sigaction& prev = sig == SIGBUS ? g_previous_bus : g_previous_segv;
+    sigaction(sig, &prev, nullptr);  // re-raised when the faulting instruction restarts
+    return;
+  }
+  Group& g = *lane->group;
+  long overflow = g.stacks.guard_hit(info->si_addr);
+  char address[32];
+  std::snprintf(address, sizeof address, "%p", info->si_addr);
+  g.failure = (overflow >= 0 ? "work-item stack overflow (" + std::to_string(g.stacks.usable_bytes() >> 10) +
+                                   " KiB per work-item; EMU_STACK_KB=n raises it)"
+                             : std::string(sig == SIGBUS ? "bus error" : "segmentation fault") +
+                                   " (invalid memory access at address " + address + ")") +
+              " in " + launch_name(*g.launch) + ", " + lane_name(*lane);
+  lane->state = LaneState::Failed;
+  context_switch(lane->ctx, g.scheduler);  // never resumed: the scheduler fails the launch
+  __builtin_trap();
+}
+
+// Installs the handler once; each thread that runs work-items gets its own alternate signal
+// stack for the duration (a fault on an overflowed stack cannot run on that stack).
+struct FaultScope {
+  stack_t previous{};
+  std::unique_ptr<char[]> stack{new char[1 << 16]};
+  FaultScope() {
+    static bool installed = [] {
+      struct sigaction sa {};
+      sa.sa_sigaction = &fault_handler;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGSEGV, &sa, &g_previous_segv);
+      sigaction(SIGBUS, &sa, &g_previous_bus);
+      return true;
+    }();
+    (void)installed;
+    stack_t ss{};
+    ss.ss_sp = stack.get();
+    ss.ss_size = 1 << 16;
+    sigaltstack(&ss, &previous);
+  }
+  ~FaultScope() { sigaltstack(&previous, nullptr); }
+};
 
 // Deposit this lane's operands of a cross-lane op, wait for the wave, pick up the result.
 // Op::compute(const In* in, Out* out, uint64_t exec, Wave&) sees all 64 slots.
@@ -274,11 +331,21 @@ inline std::string group_name(const Group& g) {
          std::to_string(g.block_idx.z) + ")";
 }
 
+inline std::string launch_name(const Launch& L) {
+  return "kernel " + std::string(L.kernel_name) + " (launched at " + L.site.file_name() + ":" +
+         std::to_string(L.site.line()) + ")";
+}
+
+inline std::string lane_name(const Lane& lane) {
+  return "work-item (" + std::to_string(lane.thread_idx.x) + "," + std::to_string(lane.thread_idx.y) + "," +
+         std::to_string(lane.thread_idx.z) + ") of " + group_name(*lane.group);
+}
+
 inline void resume_lane(Group& g, Lane& lane) {
   t_lane = &lane;
 #ifdef EMU_ASAN
   void* fake = nullptr;
-  __sanitizer_start_switch_fiber(&fake, g.stacks.stack(&lane - g.lanes.data()), StackPool::kStackBytes);
+  __sanitizer_start_switch_fiber(&fake, g.stacks.usable(&lane - g.lanes.data()), g.stacks.usable_bytes());
 #endif
   context_switch(g.scheduler, lane.ctx);
 #ifdef EMU_ASAN
@@ -406,9 +473,9 @@ inline void run_group(Group& g, unsigned linear_id) {
     w.present |= uint64_t(1) << (t % 64);
     w.live = w.present;
 #ifdef EMU_ASAN
-    ASAN_UNPOISON_MEMORY_REGION(g.stacks.stack(t), StackPool::kStackBytes);
+    ASAN_UNPOISON_MEMORY_REGION(g.stacks.usable(t), g.stacks.usable_bytes());
 #endif
-    context_init(lane.ctx, g.stacks.stack(t), StackPool::kStackBytes, &lane_main, &lane);
+    context_init(lane.ctx, g.stacks.usable(t), g.stacks.usable_bytes(), &lane_main, &lane);
   }
   for (;;) {
     Wave* w = pick_wave(g);
@@ -437,6 +504,7 @@ inline void run_launch(const Launch& L) {
   std::mutex error_mutex;
   auto work = [&] {
     try {
+      FaultScope faults;
       Group g(L);
       for (size_t id; !failed && (id = next++) < groups;) run_group(g, unsigned(id));
     } catch (...) {
@@ -465,7 +533,7 @@ struct KernelCall {
 };
 
 template <class... P, class... A>
-void launch_kernel(const Loc& site, void (*kernel)(P...), dim3_t grid, dim3_t block, size_t shmem,
+void launch_kernel(const Loc& site, const char* name, void (*kernel)(P...), dim3_t grid, dim3_t block, size_t shmem,
                    A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong number of arguments");
   unsigned group_size = block.x * block.y * block.z;
@@ -483,6 +551,7 @@ void launch_kernel(const Loc& site, void (*kernel)(P...), dim3_t grid, dim3_t bl
   L.params = &call;
   L.invoke = &KernelCall<P...>::invoke;
   L.kernel = reinterpret_cast<const void*>(kernel);
+  L.kernel_name = name;
   L.site = site;
   L.group_size = group_size;
   L.waves_per_group = (group_size + 63) / 64;
@@ -497,12 +566,17 @@ struct Launcher {
   dim3_t grid, block;
   size_t shmem;
   Loc site;
+  const char* name = "kernel";
   template <class G, class B, class S = size_t, class St = void*>
   Launcher(G g, B b, S s = 0, St = nullptr, Loc here = Loc::current())
       : grid(to_dim(g)), block(to_dim(b)), shmem(size_t(s)), site(here) {}
+  Launcher& named(const char* kernel_name) {
+    name = kernel_name;
+    return *this;
+  }
   template <class K, class... A>
   void operator()(K kernel, A&&... args) const {
-    launch_kernel(site, kernel, grid, block, shmem, std::forward<A>(args)...);
+    launch_kernel(site, name, kernel, grid, block, shmem, std::forward<A>(args)...);
   }
   static dim3_t to_dim(dim3_t d) { return d; }
   template <class I>

@@ -112,27 +112,49 @@ inline void context_init(Context& ctx, void* stack, size_t size, FiberEntry entr
 inline void context_switch(Context& from, Context& to) { swapcontext(&from.uc, &to.uc); }
 #endif
 
-// A block of fiber stacks, reserved once per worker thread; pages are touched lazily.
-struct StackPool {
-  static constexpr size_t kStackBytes =
+// A block of fiber stacks, reserved once per worker thread; pages are touched lazily. The
+// lowest page of each stack is a guard page (no access): an overflow faults there and the
+// engine's fault handler reports it, instead of silently writing into the next stack.
+inline size_t stack_bytes() {
 #ifdef EMU_ASAN
-      1 << 20;
+  size_t fallback = 1024;
 #else
-      256 << 10;
+  size_t fallback = 256;
 #endif
+  const char* v = std::getenv("EMU_STACK_KB");
+  size_t kb = v && *v ? std::strtoul(v, nullptr, 10) : fallback;
+  return (kb < 64 ? 64 : kb) << 10;
+}
+constexpr size_t kGuardBytes = 4096;
+
+struct StackPool {
   char* base = nullptr;
   size_t count = 0;
+  size_t bytes = stack_bytes();
 
   explicit StackPool(size_t n) : count(n) {
-    void* p = mmap(nullptr, n * kStackBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, n * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     base = static_cast<char*>(p);
+    // NOTE: each guard splits the mapping; past the kernel's map-count limit mprotect fails
+    // and the remaining stacks simply go unguarded.
+    for (size_t i = 0; i < n; ++i)
+      if (mprotect(base + i * bytes, kGuardBytes, PROT_NONE) != 0) break;
   }
-  ~StackPool() { munmap(base, count * kStackBytes); }
+  ~StackPool() { munmap(base, count * bytes); }
   StackPool(const StackPool&) = delete;
   StackPool& operator=(const StackPool&) = delete;
-  char* stack(size_t i) const { return base + i * kStackBytes; }
+  char* stack(size_t i) const { return base + i * bytes; }
+  // The usable part (above the guard page).
+  char* usable(size_t i) const { return stack(i) + kGuardBytes; }
+  size_t usable_bytes() const { return bytes - kGuardBytes; }
+  // Index of the stack whose guard page holds addr, or -1.
+  long guard_hit(const void* addr) const {
+    auto a = reinterpret_cast<const char*>(addr);
+    if (a < base || a >= base + count * bytes) return -1;
+    size_t i = size_t(a - base) / bytes;
+    return a - stack(i) < long(kGuardBytes) ? long(i) : -1;
+  }
 };
 
 }  // namespace emu

@@ -243,19 +243,67 @@ inline hipError_t hipGetDevice(int* d) {
 inline hipError_t hipSetDevice(int) { return hipSuccess; }
 
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
-  ::emu::Launcher((grid), (block), (shmem), (stream))(kernel, ##__VA_ARGS__)
+  ::emu::Launcher((grid), (block), (shmem), (stream)).named(#kernel)(kernel, ##__VA_ARGS__)
 
 #define HIP_CHECK(expr) (void)(expr)
 
-// torch's stream accessors, for host code that passes the current stream to a launch.
+// torch's stream and device-guard API, for host code that passes the current stream to a
+// launch (the CUDA names, ROCm's and the hipified "MasqueradingAsCUDA" ones). One device,
+// one synchronous stream.
 #if __has_include(<torch/extension.h>)
+namespace emu {
+struct TorchStream {
+  hipStream_t stream() const { return nullptr; }
+  operator hipStream_t() const { return nullptr; }
+  int device_index() const { return 0; }
+  void synchronize() const {}
+  bool query() const { return true; }
+};
+struct DeviceGuard {
+  DeviceGuard() = default;
+  template <class D>
+  explicit DeviceGuard(const D&) {}
+  template <class D>
+  void set_device(const D&) {}
+  template <class D>
+  void reset_device(const D&) {}
+  int current_device() const { return 0; }
+};
+}  // namespace emu
+#define EMU_TORCH_STREAM_API(NS, GET, GUARD, OPTIONAL_GUARD)                   \
+  namespace NS {                                                              \
+  inline ::emu::TorchStream GET(int = -1) { return {}; }                      \
+  inline ::emu::TorchStream getDefault##GET(int = -1) { return {}; }          \
+  using GUARD = ::emu::DeviceGuard;                                           \
+  using OPTIONAL_GUARD = ::emu::DeviceGuard;                                  \
+  }
+EMU_TORCH_STREAM_API(at::cuda, getCurrentCUDAStream, CUDAGuard, OptionalCUDAGuard)
+EMU_TORCH_STREAM_API(c10::cuda, getCurrentCUDAStream, CUDAGuard, OptionalCUDAGuard)
+EMU_TORCH_STREAM_API(at::hip, getCurrentHIPStream, HIPGuard, OptionalHIPGuard)
+EMU_TORCH_STREAM_API(c10::hip, getCurrentHIPStream, HIPGuard, OptionalHIPGuard)
+EMU_TORCH_STREAM_API(at::hip, getCurrentHIPStreamMasqueradingAsCUDA, HIPGuardMasqueradingAsCUDA,
+                     OptionalHIPGuardMasqueradingAsCUDA)
+EMU_TORCH_STREAM_API(c10::hip, getCurrentHIPStreamMasqueradingAsCUDA, HIPGuardMasqueradingAsCUDA,
+                     OptionalHIPGuardMasqueradingAsCUDA)
+#undef EMU_TORCH_STREAM_API
 namespace at::cuda {
-inline hipStream_t getCurrentCUDAStream(int = -1) { return nullptr; }
-}  // namespace at::cuda
+using CUDAStream = ::emu::TorchStream;
+inline ::emu::TorchStream getStreamFromPool(bool = false, int = -1) { return {}; }
+}
+namespace c10::cuda {
+using CUDAStream = ::emu::TorchStream;
+inline ::emu::TorchStream getStreamFromPool(bool = false, int = -1) { return {}; }
+}
 namespace at::hip {
-inline hipStream_t getCurrentHIPStream(int = -1) { return nullptr; }
-}  // namespace at::hip
+inline ::emu::TorchStream getStreamFromPool(bool = false, int = -1) { return {}; }
+using HIPStream = ::emu::TorchStream;
+using HIPStreamMasqueradingAsCUDA = ::emu::TorchStream;
+}
 namespace c10::hip {
-inline hipStream_t getCurrentHIPStream(int = -1) { return nullptr; }
-}  // namespace c10::hip
+inline ::emu::TorchStream getStreamFromPool(bool = false, int = -1) { return {}; }
+using HIPStream = ::emu::TorchStream;
+using HIPStreamMasqueradingAsCUDA = ::emu::TorchStream;
+}
 #endif
+
+#include "emu/llvm_intrinsics.h"

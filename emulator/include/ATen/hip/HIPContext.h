@@ -1,0 +1,4 @@
+// The emulator's stand-in for torch's <ATen/hip/HIPContext.h>: streams and device guards of one emulated
+// device (defined in <hip/hip_runtime.h>).
+#pragma once
+#include <hip/hip_runtime.h>
