@@ -1,0 +1,247 @@
+"""load_inline for the ISA engine: the runner's build of a submission, linked to our HIP runtime.
+
+The runner (ROCm torch) writes `main.cpp` (torch/extension.h, cpp_sources, the pybind module)
+and `cuda.cu` (load_inline's prelude and cuda_sources), hipifies them, compiles main.cpp with
+the host compiler and the .hip file with hipcc for gfx942, and links against libamdhip64.
+We do the same with Debian's clang-19 and the real HIP 5.2 and torch headers, in three steps
+because Debian ships no clang-offload-bundler:
+
+  hip.hip --clang --cuda-device-only--> hip.gfx942.co (AMDHSA ELF) --bundle.py--> hip.hipfb
+  hip.hip --clang --cuda-host-only -fcuda-include-gpubinary hip.hipfb--> hip.o
+  main.cpp --clang++--> main.o;   main.o hip.o --link--> <module>.so  (needs libisa_hip.so)
+
+libisa_hip.so (isa_engine/core + isa_engine/runtime) stands where libamdhip64 would: every
+launch the host code makes runs on the ISA engine. Builds are cached by a hash of their inputs.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import toolchain
+from eval.isa import hipify
+from eval.isa.source import LOAD_INLINE_PRELUDE
+from eval.isa.toolchain import CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_FLAGS, ToolchainMissing, device_lib_dir
+from isa_engine import bundle
+from isa_engine.errors import IsaBuildError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+CORE_DIR = PACKAGE_DIR / "core"
+RUNTIME_DIR = PACKAGE_DIR / "runtime"
+TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"  # ATen/hip, c10/hip, thrust stand-ins, shared with eval.isa
+DEFAULT_BUILD_ROOT = PACKAGE_DIR.parent / "build" / "isa_engine"
+RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
+# Line tables only on the device side, so a fault can name the source line; LLVM keeps
+# debug info from changing code generation.
+DEVICE_DEBUG_FLAGS = ("-gline-tables-only",)
+
+
+@dataclass
+class Extension:
+    """Everything one build needs, as load_inline's arguments make it."""
+    name: str
+    main_cpp: str
+    hip: str | None          # the hipified .hip text, None without cuda_sources
+    cpp_flags: list[str]
+    hip_flags: list[str]
+    ldflags: list[str]
+    build_directory: Path | None = None
+    verbose: bool = False
+
+    def digest(self, runtime: Path) -> str:
+        parts = [self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0", *self.ldflags, str(runtime)]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def progress(message: str) -> None:
+    print(f"isa: {message}", file=sys.stderr, flush=True)
+
+
+def torch_include_flags() -> list[str]:
+    from torch.utils import cpp_extension
+
+    includes = cpp_extension.include_paths() + [sysconfig.get_path("include", scheme="posix_prefix")]
+    return [flag for path in includes for flag in ("-isystem", path)]
+
+
+def torch_library_dir() -> str:
+    from torch.utils import cpp_extension
+
+    return cpp_extension.library_paths()[0]
+
+
+def run(step: str, command: list[str], cwd: Path, verbose: bool = False) -> None:
+    if verbose:
+        progress(" ".join(command))
+    try:
+        result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise IsaBuildError(f"{step}: {exc.filename} not found: apt-get install clang-19 lld-19") from exc
+    if result.returncode != 0:
+        output = (result.stderr + result.stdout).strip()
+        raise IsaBuildError(f"ISA engine build failed at {step} (sources in {cwd}):\n{output[-6000:]}")
+
+
+def _tree_digest(paths: list[Path], flags: tuple[str, ...]) -> str:
+    h = hashlib.sha256("\0".join(flags).encode())
+    for path in paths:
+        h.update(str(path).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def runtime_library(core_sources: list[Path] | None = None) -> Path:
+    """libisa_hip-<hash>.so built from the core and the runtime (cached); `core_sources`
+    replaces isa_engine/core/*.cpp (tests build the runtime around a test double)."""
+    if core_sources is None:
+        core_sources = sorted(CORE_DIR.glob("*.cpp"))
+        if not core_sources:
+            raise IsaBuildError("the ISA engine's core (isa_engine/core/*.cpp) is not there yet")
+    sources = list(core_sources) + sorted(RUNTIME_DIR.glob("*.cpp"))
+    headers = sorted(p for d in (CORE_DIR, RUNTIME_DIR, TORCH_HIP_DIR) for p in d.rglob("*.h"))
+    digest = _tree_digest(sources + headers, RUNTIME_FLAGS)
+    out_dir = DEFAULT_BUILD_ROOT / f"runtime_{digest}"
+    library = out_dir / f"libisa_hip-{digest}.so"
+    if library.exists():
+        return library
+    out_dir.mkdir(parents=True, exist_ok=True)
+    includes = ["-I", str(CORE_DIR), "-I", str(RUNTIME_DIR), "-isystem", str(TORCH_HIP_DIR),
+                "-isystem", str(INCLUDE_DIR), *torch_include_flags()]
+    objects = []
+    for source in sources:
+        obj = out_dir / f"{source.parent.name}_{source.stem}.o"
+        progress(f"compiling the ISA engine runtime: {source.relative_to(source.parent.parent.parent) if source.is_relative_to(PACKAGE_DIR) else source.name}")
+        run(f"compiling {source.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(source), "-o", str(obj)], out_dir)
+        objects.append(str(obj))
+    partial = library.with_suffix(".tmp")
+    torch_lib = torch_library_dir()
+    run("linking libisa_hip", ["clang++-19", "-shared", *objects, "-o", str(partial), f"-Wl,-soname,{library.name}",
+                               "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"], out_dir)
+    partial.replace(library)  # atomic: a parallel build never loads half a library
+    return library
+
+
+def _ensure_list(sources) -> list[str]:
+    return [sources] if isinstance(sources, str) else list(sources or [])
+
+
+def _module_def(functions, with_pytorch_error_handling: bool) -> list[str]:
+    """The PYBIND11_MODULE load_inline writes when `functions` is given."""
+    if functions is None:
+        return []
+    if isinstance(functions, str):
+        functions = [functions]
+    if isinstance(functions, list):
+        functions = {f: f for f in functions}
+    elif not isinstance(functions, dict):
+        raise ValueError(f"Expected 'functions' to be a list or dict, but was {type(functions)}")
+    lines = ["PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {"]
+    for function, doc in functions.items():
+        bound = f"torch::wrap_pybind_function({function})" if with_pytorch_error_handling else function
+        lines.append(f'm.def("{function}", {bound}, "{doc}");')
+    return lines + ["}"]
+
+
+def _offload_arch_flags(flags: list[str]) -> list[str]:
+    """torch adds PYTORCH_ROCM_ARCH's --offload-arch when the flags name none; refuse others."""
+    arches = [f.split("=", 1)[1] for f in flags if f.startswith("--offload-arch=")]
+    if arches and toolchain.ROCM_ARCH not in arches:
+        raise IsaBuildError(f"the flags build for {', '.join(arches)}; the ISA engine runs {toolchain.ROCM_ARCH} only")
+    return [] if arches else ["--offload-arch=" + toolchain.ROCM_ARCH]
+
+
+def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
+              extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
+              with_pytorch_error_handling=True, no_implicit_headers=False) -> Extension:
+    """load_inline's arguments -> the Extension the ROCm runner would build."""
+    cpp = _ensure_list(cpp_sources)
+    cuda = _ensure_list(cuda_sources)
+    if not no_implicit_headers:
+        cpp.insert(0, "#include <torch/extension.h>")
+    cpp += _module_def(functions, with_pytorch_error_handling)
+    hip_text = None
+    if cuda:
+        prelude = [] if no_implicit_headers else list(LOAD_INLINE_PRELUDE)
+        hip_text = hipify.hipify_cuda_source("\n".join(prelude + cuda))
+    user_includes = [f"-I{os.path.abspath(p)}" for p in extra_include_paths or []]
+    common = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *user_includes,
+              "-isystem", str(TORCH_HIP_DIR), "-isystem", str(INCLUDE_DIR), *torch_include_flags()]
+    extra_cflags = [f.strip() for f in extra_cflags or []]
+    extra_cuda_cflags = [f.strip() for f in extra_cuda_cflags or []]
+    cpp_flags = common + ["-fPIC", "-std=c++20"] + extra_cflags
+    # torch's order for ROCm: common, extra_cflags, its HIP flags, -std, the arch, extra_cuda_cflags;
+    # hipcc adds -O3 and its inlining options when no -O level is given.
+    hip_flags = common + extra_cflags + list(TORCH_HIP_FLAGS) + ["-std=c++20"]
+    hip_flags += _offload_arch_flags(extra_cflags + extra_cuda_cflags) + extra_cuda_cflags
+    if not any(re.match(r"-O\d?$|-O[sgz]$|-Ofast$", f) for f in hip_flags):
+        hip_flags += HIPCC_DEFAULT_FLAGS
+    return Extension(name, "\n".join(cpp), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
+                     Path(build_directory) if build_directory else None, verbose)
+
+
+def _compile_hip(ext: Extension, build_dir: Path) -> Path:
+    (build_dir / "hip.hip").write_text(ext.hip)
+    try:
+        device_libs = [f"--rocm-device-lib-path={device_lib_dir()}"]
+    except ToolchainMissing as exc:
+        raise IsaBuildError(str(exc)) from exc
+    hip = [CLANG, "-x", "hip", *ext.hip_flags, *device_libs, "-Wno-unused-command-line-argument"]
+    code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
+    started = time.monotonic()
+    progress(f"compiling {ext.name} for {toolchain.ROCM_ARCH} (device code) ...")
+    run("the device compile", [*hip, *DEVICE_DEBUG_FLAGS, "--cuda-device-only", "--no-gpu-bundle-output", "-c",
+                               "hip.hip", "-o", code_object.name], build_dir, ext.verbose)
+    (build_dir / "hip.hipfb").write_bytes(bundle.write_bundle({toolchain.ROCM_ARCH: code_object.read_bytes()}))
+    progress(f"compiling {ext.name} (host code) ...")
+    run("the host compile", [*hip, "--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", "hip.hipfb",
+                             "-c", "hip.hip", "-o", "hip.o"], build_dir, ext.verbose)
+    progress(f"compiled {ext.name}'s HIP source in {time.monotonic() - started:.0f} s")
+    return build_dir / "hip.o"
+
+
+def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
+    """Builds (or finds in the cache) the extension; returns (.so path, module name)."""
+    digest = ext.digest(runtime)
+    module_name = f"{ext.name}_isa_{digest}"
+    build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / module_name
+    library = build_dir / f"{module_name}.so"
+    if library.exists():
+        return library, module_name
+    build_dir.mkdir(parents=True, exist_ok=True)
+    # The module name the Python import looks for must be the one PYBIND11_MODULE defines.
+    cpp_flags = [f"-DTORCH_EXTENSION_NAME={module_name}" if f.startswith("-DTORCH_EXTENSION_NAME=") else f
+                 for f in ext.cpp_flags]
+    (build_dir / "main.cpp").write_text(ext.main_cpp)
+    objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
+    progress(f"compiling {ext.name} (bindings) ...")
+    run("the bindings compile", [CLANG, *cpp_flags, "-c", "main.cpp", "-o", "main.o"], build_dir, ext.verbose)
+    objects.insert(0, build_dir / "main.o")
+    torch_lib = torch_library_dir()
+    partial = library.with_suffix(".tmp")
+    run("linking", [CLANG, "-shared", *map(str, objects), "-o", str(partial),
+                    "-L", str(runtime.parent), f"-l:{runtime.name}", f"-Wl,-rpath,{runtime.parent}",
+                    "-L", torch_lib, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", f"-Wl,-rpath,{torch_lib}",
+                    *ext.ldflags], build_dir, ext.verbose)
+    partial.replace(library)
+    return library, module_name
+
+
+def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,
+                extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None, extra_include_paths=None,
+                build_directory=None, verbose=False, with_cuda=None, with_sycl=None, is_python_module=True,
+                with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False, no_implicit_headers=False):
+    """Drop-in for torch.utils.cpp_extension.load_inline: builds as the ROCm runner does and
+    returns the module, its kernels running on the ISA engine (a simulated MI300X)."""
+    from isa_engine import loader
+
+    if sycl_sources:
+        raise IsaBuildError("load_inline: sycl_sources cannot run on the ISA engine (HIP only)")
+    ext = extension(name, cpp_sources, cuda_sources, functions, extra_cflags, extra_cuda_cflags, extra_ldflags,
+                    extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers)
+    return loader.load(ext, runtime_library(), is_python_module)

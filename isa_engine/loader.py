@@ -1,0 +1,114 @@
+"""Loads a built extension next to its HIP runtime and wraps its functions.
+
+The wrapper tells the runtime which tensors each call passes (so an out-of-allocation access
+names the argument it missed) and turns a fault recorded during the call into IsaFault, even
+when the submission swallowed the launch error: on an MI300X a memory fault kills the process.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import importlib.util
+import re
+import subprocess
+import types
+from pathlib import Path
+
+from emulator.schedules import tensors_of
+from isa_engine.errors import IsaBuildError, IsaFault
+
+_FAULT_BUFFER = 1 << 16
+
+
+@functools.cache
+def runtime(library: Path) -> ctypes.CDLL:
+    """The runtime library, loaded once and globally (the extension links it by soname)."""
+    lib = ctypes.CDLL(str(library), mode=ctypes.RTLD_GLOBAL)
+    lib.isa_rt_note_allocation.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+    lib.isa_rt_forget_allocation.argtypes = [ctypes.c_void_p]
+    lib.isa_rt_take_fault.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.isa_rt_take_fault.restype = ctypes.c_size_t
+    lib.isa_rt_launch_count.restype = ctypes.c_uint64
+    lib.isa_rt_install_allocator()
+    return lib
+
+
+def take_fault(lib: ctypes.CDLL) -> str | None:
+    buffer = ctypes.create_string_buffer(_FAULT_BUFFER)
+    return buffer.value.decode(errors="replace") if lib.isa_rt_take_fault(buffer, _FAULT_BUFFER) else None
+
+
+def note_arguments(lib: ctypes.CDLL, function: str, args, kwargs) -> None:
+    """Names each tensor argument's storage (re-noting a base replaces the allocator's name)."""
+    named = [(f"argument {i}", v) for i, v in enumerate(args)] + [(f"argument {k}", v) for k, v in kwargs.items()]
+    for label, value in named:
+        for tensor in tensors_of(value):
+            storage = tensor.untyped_storage()
+            if storage.nbytes() == 0 or tensor.device.type != "cpu":
+                continue
+            what = f"{label} of {function}() ({str(tensor.dtype).removeprefix('torch.')} {list(tensor.shape)})"
+            lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
+
+
+def wrap(lib: ctypes.CDLL, name: str, function):
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        note_arguments(lib, name, args, kwargs)
+        take_fault(lib)  # a fault left over from an earlier, already reported call
+        try:
+            result = function(*args, **kwargs)
+        except Exception as exc:
+            fault = take_fault(lib)
+            if fault is not None:
+                raise IsaFault(f"{name}(): {fault}") from None
+            raise
+        fault = take_fault(lib)
+        if fault is not None:
+            raise IsaFault(f"{name}(): a launch faulted and the submission carried on: {fault}")
+        return result
+    return call
+
+
+def _undefined_symbol(error: ImportError) -> str | None:
+    match = re.search(r"undefined symbol: (\S+)", str(error))
+    if match is None:
+        return None
+    try:
+        return subprocess.run(["llvm-cxxfilt-19", match.group(1)], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return match.group(1)
+
+
+def import_extension(path: Path, module_name: str):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as exc:
+        symbol = _undefined_symbol(exc)
+        if symbol:
+            raise IsaBuildError(f"the submission calls {symbol}, which the ISA engine's HIP runtime does not "
+                                f"provide (isa_engine/runtime/); {path}") from None
+        raise
+    return module
+
+
+def load(ext, runtime_library: Path, is_python_module: bool = True):
+    from isa_engine.build import build
+
+    library, module_name = build(ext, runtime_library)
+    lib = runtime(runtime_library)
+    if not is_python_module:
+        import torch
+
+        torch.ops.load_library(str(library))
+        return str(library)
+    module = import_extension(library, module_name)
+    wrapped = types.ModuleType(ext.name, module.__doc__)
+    wrapped.__file__ = str(library)
+    for attribute in dir(module):
+        value = getattr(module, attribute)
+        is_function = callable(value) and not isinstance(value, type) and not attribute.startswith("__")
+        setattr(wrapped, attribute, wrap(lib, attribute, value) if is_function else value)
+    wrapped.isa_launch_count = lib.isa_rt_launch_count
+    return wrapped

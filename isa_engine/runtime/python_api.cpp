@@ -1,0 +1,97 @@
+// What isa_engine (Python, through ctypes) asks of the runtime: allocations to know of,
+// the fault of the last call, and a hook that names every CPU tensor torch allocates.
+//
+// Tensors are the device memory. The engine reports an access outside every known allocation,
+// so it must know each tensor a kernel may touch: the Python wrapper notes the arguments of
+// each call (with their names), and the allocator hook notes tensors the extension allocates
+// itself (torch::empty inside the C++ function).
+#include <c10/core/Allocator.h>
+#include <c10/core/CPUAllocator.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "runtime.h"
+
+namespace isa_rt {
+namespace {
+
+std::mutex fault_mutex;
+std::string pending_fault;
+std::atomic<uint64_t> launches{0};
+
+// Wraps torch's CPU allocator; each block it hands out is noted until its deleter runs.
+class NotingAllocator final : public c10::Allocator {
+ public:
+  explicit NotingAllocator(c10::Allocator* inner) : inner_(inner) {}
+
+  c10::DataPtr allocate(size_t bytes) override {
+    c10::DataPtr inner = inner_->allocate(bytes);
+    void* data = inner.get();
+    if (data == nullptr) return inner;
+    isa::note_allocation(data, bytes, "a tensor of " + std::to_string(bytes) + " bytes");
+    auto* owned = new c10::DataPtr(std::move(inner));
+    return c10::DataPtr(data, owned, &NotingAllocator::release, owned->device());
+  }
+
+  void copy_data(void* dest, const void* src, std::size_t count) const override { std::memcpy(dest, src, count); }
+
+ private:
+  static void release(void* context) {
+    auto* owned = static_cast<c10::DataPtr*>(context);
+    isa::forget_allocation(owned->get());
+    delete owned;
+  }
+
+  c10::Allocator* inner_;
+};
+
+}  // namespace
+
+void record_fault(const std::string& message) {
+  std::lock_guard<std::mutex> lock(fault_mutex);
+  if (pending_fault.empty()) pending_fault = message;  // the first fault is the cause
+}
+
+void count_launch() { ++launches; }
+
+}  // namespace isa_rt
+
+extern "C" {
+
+void isa_rt_note_allocation(const void* base, size_t bytes, const char* what) {
+  isa::note_allocation(base, bytes, what);
+}
+
+void isa_rt_forget_allocation(const void* base) { isa::forget_allocation(base); }
+
+// Copies the pending fault into `out` (NUL-terminated, truncated to `size`), clears it and
+// returns its full length; 0 when no launch faulted since the last call.
+size_t isa_rt_take_fault(char* out, size_t size) {
+  std::lock_guard<std::mutex> lock(isa_rt::fault_mutex);
+  const size_t length = isa_rt::pending_fault.size();
+  if (length != 0 && size != 0) {
+    const size_t n = std::min(length, size - 1);
+    std::memcpy(out, isa_rt::pending_fault.data(), n);
+    out[n] = '\0';
+  }
+  isa_rt::pending_fault.clear();
+  return length;
+}
+
+uint64_t isa_rt_launch_count() { return isa_rt::launches.load(); }
+
+// Idempotent. Priority above torch's defaults so later SetCPUAllocator calls of lower
+// priority do not undo it.
+void isa_rt_install_allocator() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    static isa_rt::NotingAllocator allocator(c10::GetCPUAllocator());
+    c10::SetCPUAllocator(&allocator, /*priority=*/100);
+  });
+}
+
+}  // extern "C"
