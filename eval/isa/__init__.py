@@ -4,10 +4,13 @@
     for kernel in report(Path("kernels/fp8_mm_v2.hip")):
         print(kernel.name, kernel.vgprs, kernel.waves_per_simd, kernel.mfma_total)
 
-`report` compiles a `.hip` file or a submission `.py` (its load_inline cuda_sources) for gfx942
-with the leaderboard's flags and returns one KernelReport per `__global__` kernel. A submission's
-source is first hipified as torch's load_inline does on the ROCm runner (eval.isa.hipify). A
-compile failure raises CompileError whose message names the user's file and lines.
+`report` compiles a `.hip` file (with the leaderboard's flags) or a submission `.py` for gfx942
+and returns one KernelReport per `__global__` kernel. A submission is imported with load_inline
+intercepted (eval.isa.capture); each call's cuda_sources are hipified as torch's load_inline does
+on the ROCm runner (eval.isa.hipify) and compiled with the flags that call makes. A compile
+failure raises CompileError whose message names the user's file and lines. Headers of libraries
+this machine cannot have compile from our stand-ins (toolchain/include/standins); each report
+names the stand-ins its kernels were compiled with.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.isa import asm, occupancy
-from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_unit
-from eval.isa.toolchain import REPO_ROOT, demangle, device_compile_command
+from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_units
+from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
 
@@ -48,6 +51,7 @@ class KernelReport:
     loop: str            # label of the hottest loop, "" if the kernel has no loop
     loop_mix: Counter = field(default_factory=Counter)
     hipified_by: str = ""  # the hipify pass the source went through, "" for a .hip compiled as is
+    standins: str = ""     # stand-in libraries compiled instead of the real ones, e.g. "rocwmma, hipcub"
 
     def count(self, prefix: str) -> int:
         return sum(n for kind, n in self.loop_mix.items() if kind.startswith(prefix))
@@ -75,35 +79,59 @@ def default_files(with_examples: bool = False) -> list[Path]:
 
 
 def compile_to_asm(path: Path, keep_dir: Path | None = None) -> str:
-    return _compile(translation_unit(path), keep_dir)
+    """The assembly of every translation unit the file makes, concatenated."""
+    return "\n".join(_compile(unit, keep_dir)[0] for unit in translation_units(path))
 
 
-def _compile(unit: TranslationUnit, keep_dir: Path | None) -> str:
-    """keep_dir also keeps the text compiled for a submission (`<stem>.hip`, hipified)."""
+def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[str]]:
+    """(assembly, stand-in libraries it included). keep_dir also keeps the text compiled for a
+    submission (`<stem>.hip`, hipified). clang runs in the output folder, so flags that write
+    files of their own write them there."""
     path = unit.origin
+    stem = path.stem + (f".{unit.label}" if unit.label else "")
     with tempfile.TemporaryDirectory(prefix="isa-") as scratch:
-        out_dir = keep_dir or Path(scratch)
+        out_dir = (keep_dir or Path(scratch)).resolve()
         out_dir.mkdir(parents=True, exist_ok=True)
-        source = path
+        source = path.resolve()
         if unit.text is not None:
-            source = out_dir / (path.stem + ".hip")
+            source = out_dir / (stem + ".hip")
             source.write_text(unit.text)
-        asm_path = out_dir / (path.stem + ".s")
-        result = subprocess.run(device_compile_command(source, asm_path), capture_output=True, text=True)
+        asm_path = out_dir / (stem + ".s")
+        command = device_compile_command(source, asm_path, unit.call)
+        result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
         if result.returncode != 0:
             hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
-            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{result.stderr}")
-        return asm_path.read_text()
+            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{result.stderr}{_standin_hint(result.stderr)}")
+        return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
+
+
+def _standin_hint(stderr: str) -> str:
+    if str(STANDIN_DIR) not in stderr:
+        return ""
+    return ("note: the error is in or points at our stand-in headers (toolchain/include/standins): the submission "
+            "uses a library this machine cannot have, or a part of rocWMMA the stand-in does not cover\n")
+
+
+def _standins(depfile: Path) -> list[str]:
+    """Which stand-in libraries the compile read, from clang's dependency file."""
+    if not depfile.exists():
+        return []
+    prefix = str(STANDIN_DIR) + "/"
+    found = {word.removeprefix(prefix).split("/")[0] for word in depfile.read_text().split() if word.startswith(prefix)}
+    return sorted(found - {"README.md"})
 
 
 def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]:
-    unit = translation_unit(Path(path))
-    kernels = asm.parse(_compile(unit, keep_dir))
-    names = demangle([kernel.symbol for kernel in kernels])
-    return [_kernel_report(unit, kernel, _short_name(name)) for kernel, name in zip(kernels, names)]
+    kernels = []
+    for unit in translation_units(Path(path)):
+        text, standins = _compile(unit, keep_dir)
+        parsed = asm.parse(text)
+        names = demangle([kernel.symbol for kernel in parsed])
+        kernels += [_kernel_report(unit, kernel, _short_name(name), standins) for kernel, name in zip(parsed, names)]
+    return kernels
 
 
-def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str) -> KernelReport:
+def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, standins: list[str]) -> KernelReport:
     meta, info = kernel.metadata, kernel.info
     required = meta.get(".reqd_workgroup_size")
     workgroup_size = required[0] * required[1] * required[2] if required else meta[".max_flat_workgroup_size"]
@@ -122,6 +150,7 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str) -> K
         loop=loop.label if loop else "",
         loop_mix=asm.instruction_mix(loop.instructions if loop else kernel.instructions),
         hipified_by=unit.hipified_by,
+        standins=", ".join(standins),
     )
 
 

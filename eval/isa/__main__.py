@@ -1,8 +1,9 @@
 """python -m eval.isa [files...] [--csv PATH] [--keep-asm DIR]
 
 Compiles each .hip file / submission .py for gfx942 and prints one row per kernel; with no
-files, every kernels/*.hip plus submission.py. A submission's source is hipified first, as
-torch's load_inline does on the ROCm runner. Exit status 1 if any file failed to compile.
+files, every kernels/*.hip plus submission.py. A submission is imported with load_inline
+intercepted to get its sources and flags; the sources are hipified first, as torch's
+load_inline does on the ROCm runner. Exit status 1 if any file failed to compile.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, failed = [], 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for done, (path, kernels, error, seconds) in enumerate(pool.map(build, files), 1):
-            status = f"FAILED\n{error}" if error else f"{len(kernels)} kernel(s)" + _hipified_note(kernels)
+            status = f"FAILED\n{error}" if error else f"{len(kernels)} kernel(s)" + _notes(kernels)
             print(f"[{done}/{len(files)}] {path} ({seconds:.1f} s): {status}", file=sys.stderr)
             failed += error is not None
             rows += kernels
@@ -52,9 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _hipified_note(kernels) -> str:
+def _notes(kernels) -> str:
     hipified_by = {kernel.hipified_by for kernel in kernels} - {""}
-    return f", hipified as load_inline does on ROCm ({', '.join(sorted(hipified_by))})" if hipified_by else ""
+    standins = {name for kernel in kernels for name in kernel.standins.split(", ") if name}
+    note = f", hipified as load_inline does on ROCm ({', '.join(sorted(hipified_by))})" if hipified_by else ""
+    if standins:
+        note += (f"; compiled against our stand-in headers for {', '.join(sorted(standins))}, not the real "
+                 "libraries (toolchain/include/standins): their code generation may differ")
+    return note
 
 
 if __name__ == "__main__":

@@ -1,11 +1,16 @@
-"""The HIP translation unit a file would produce on the runner.
+"""The HIP translation units a file would produce on the runner.
 
-A `.hip` file is compiled as it is. A submission `.py` is not run: its `cuda_sources=` argument
-to `load_inline` is evaluated statically (string constants, names bound to them at module level,
-`+` concatenations, lists joined with newlines as load_inline joins them), then wrapped in the
-headers load_inline prepends, then hipified as torch does on a ROCm runner (eval.isa.hipify).
-`#line` directives point every piece back at its line in the `.py`, so compile errors name the
-submission's own lines; hipify rewrites within lines and keeps them.
+A `.hip` file is compiled as it is. A submission `.py` is imported with load_inline intercepted
+(eval.isa.capture): each call's cuda_sources, as the running file computed them, are joined as
+load_inline joins them, after the headers it prepends (none with no_implicit_headers=True), then
+hipified as torch does on a ROCm runner (eval.isa.hipify). The call's flags and include paths
+travel with the unit (eval.isa.toolchain decides which reach the device compile).
+
+Compile errors should name the submission's own lines: every stretch of the text that is a
+string literal of the .py verbatim gets a `#line` pointing at that literal; computed stretches
+(decompressed, templated, read from a file) point at `<file>.py[cuda_sources]`, numbered within
+the computed text, which `--keep-asm` keeps beside the assembly. hipify rewrites within lines
+and keeps them.
 """
 
 from __future__ import annotations
@@ -15,22 +20,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval.isa import hipify
+from eval.isa.capture import LoadInlineCall, SourceError, capture
+
+__all__ = ["LoadInlineCall", "Piece", "SourceError", "TranslationUnit", "carries_hip", "translation_units"]
 
 # What load_inline puts before cuda_sources; hipify turns the last two into <hip/hip_runtime.h>.
 LOAD_INLINE_PRELUDE = ("#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>")
 # Stands for the user's path in #line directives while hipify runs, so no part of a path is
 # ever taken for a CUDA name.
 _ORIGIN_TOKEN = "@ISA_ORIGIN@"
-
-
-class SourceError(ValueError):
-    """The file carries no HIP source we can evaluate without running it."""
+# Shorter literals ("\n", "}") would match computed text by accident.
+_MIN_LITERAL = 24
 
 
 @dataclass(frozen=True)
 class Piece:
     text: str
-    first_line: int  # line in the .py where `text` starts
+    first_line: int | None  # line of the .py where `text` starts; None: computed text
+    computed_line: int = 1  # for computed text, its line within the joined cuda_sources
 
 
 @dataclass(frozen=True)
@@ -38,21 +45,83 @@ class TranslationUnit:
     origin: Path          # the user's file
     text: str | None      # wrapper text to compile, None for a .hip compiled in place
     hipified_by: str = ""  # the hipify pass the text went through ("" if none), eval.isa.hipify.version()
+    call: LoadInlineCall | None = None  # the load_inline call it came from, None for a .hip
+    label: str = ""       # names the unit in file names when a submission makes several calls
 
 
-def translation_unit(path: Path) -> TranslationUnit:
-    if path.suffix == ".py":
-        return TranslationUnit(path, hipify_as_runner(path, extract_cuda_sources(path)), hipify.version())
-    return TranslationUnit(path, _instantiate_variant(path))
+def translation_units(path: Path) -> list[TranslationUnit]:
+    if path.suffix != ".py":
+        return [TranslationUnit(path, _instantiate_variant(path))]
+    calls = [call for call in capture(path) if call.cuda_sources]
+    if not calls:
+        raise SourceError(f"{path}: its load_inline calls pass no cuda_sources, so nothing is compiled for the GPU")
+    literals = _string_literals(path)
+    return [TranslationUnit(path, hipify_as_runner(path, call, literals), hipify.version(), call,
+                            label=call.name if len(calls) > 1 else "")
+            for call in calls]
 
 
-def hipify_as_runner(origin: Path, pieces: list[Piece]) -> str:
-    """The .hip text hipcc compiles on the runner for these cuda_sources, with #line mapping."""
-    quoted = f'"{origin.resolve()}"'
-    loaded = wrap(origin, pieces)
-    protected = "\n".join(line.replace(quoted, f'"{_ORIGIN_TOKEN}"') if line.startswith("#line ") else line
+def carries_hip(path: Path) -> bool:
+    """Cheap test for the default file list: does the .py call load_inline at all."""
+    return "load_inline" in path.read_text()
+
+
+def hipify_as_runner(origin: Path, call: LoadInlineCall, literals: list[Piece]) -> str:
+    """The .hip text hipcc compiles on the runner for this call, with #line mapping."""
+    quoted = f'"{origin.resolve()}'
+    loaded = wrap(origin, call, literals)
+    protected = "\n".join(line.replace(quoted, f'"{_ORIGIN_TOKEN}') if line.startswith("#line ") else line
                           for line in loaded.split("\n"))
-    return hipify.hipify_cuda_source(protected).replace(f'"{_ORIGIN_TOKEN}"', quoted)
+    return hipify.hipify_cuda_source(protected).replace(f'"{_ORIGIN_TOKEN}', quoted)
+
+
+def wrap(origin: Path, call: LoadInlineCall, literals: list[Piece]) -> str:
+    """load_inline's cuda.cu for `call`, with #line directives back into `origin`."""
+    joined = "\n".join(call.cuda_sources)
+    text = "" if call.no_implicit_headers else "\n".join(LOAD_INLINE_PRELUDE) + "\n"
+    computed_file = f"{origin.resolve()}[cuda_sources]"
+    for piece in locate(joined, literals):
+        # A #line needs a line of its own; a piece glued mid-line keeps the previous mapping.
+        if text == "" or text.endswith("\n"):
+            if piece.first_line is not None:
+                text += f'#line {piece.first_line} "{origin.resolve()}"\n'
+            else:
+                text += f'#line {piece.computed_line} "{computed_file}"\n'
+        text += piece.text
+    return text if text.endswith("\n") else text + "\n"
+
+
+def locate(joined: str, literals: list[Piece]) -> list[Piece]:
+    """Split `joined` into stretches that are string literals of the file (longest first, no
+    overlaps) and computed stretches between them."""
+    taken: list[tuple[int, int, int]] = []  # (start, end, line)
+    for literal in sorted(literals, key=lambda piece: -len(piece.text)):
+        start = joined.find(literal.text)
+        while start >= 0:
+            end = start + len(literal.text)
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, literal.first_line))
+            start = joined.find(literal.text, end)
+    pieces, position = [], 0
+    for start, end, line in sorted(taken):
+        if start > position:
+            pieces.append(Piece(joined[position:start], None, joined.count("\n", 0, position) + 1))
+        pieces.append(Piece(joined[start:end], line))
+        position = end
+    if position < len(joined):
+        pieces.append(Piece(joined[position:], None, joined.count("\n", 0, position) + 1))
+    return pieces
+
+
+def _string_literals(path: Path) -> list[Piece]:
+    """The file's string constants long enough to recognise, with the line each starts on."""
+    try:
+        tree = ast.parse(path.read_text(), filename=str(path))
+    except SyntaxError as error:
+        raise SourceError(f"{path}:{error.lineno}: not valid Python: {error.msg}") from None
+    return [Piece(node.value, node.lineno) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= _MIN_LITERAL
+            and node.end_lineno is not None]
 
 
 def _instantiate_variant(path: Path) -> str | None:
@@ -68,75 +137,3 @@ def _instantiate_variant(path: Path) -> str | None:
                     f"  return launch_fp8_mm_{variant}<{cfg.template_args}>(args, stream);  // {cfg.name}\n}}\n"
                     for index, cfg in enumerate(config.instances(variant)))
     return f'#include "{path.resolve()}"\n{calls}'
-
-
-def carries_hip(path: Path) -> bool:
-    try:
-        extract_cuda_sources(path)
-    except SourceError:
-        return False
-    return True
-
-
-def wrap(origin: Path, pieces: list[Piece]) -> str:
-    text = "\n".join(LOAD_INLINE_PRELUDE) + "\n"
-    for piece in pieces:
-        # A #line needs a line of its own; a piece glued mid-line keeps the previous mapping.
-        if text.endswith("\n"):
-            text += f'#line {piece.first_line} "{origin.resolve()}"\n'
-        text += piece.text
-    return text if text.endswith("\n") else text + "\n"
-
-
-def extract_cuda_sources(path: Path) -> list[Piece]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    bindings = _module_bindings(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _called_name(node) == "load_inline":
-            argument = next((kw.value for kw in node.keywords if kw.arg == "cuda_sources"), None)
-            if argument is None and len(node.args) >= 3:
-                argument = node.args[2]  # load_inline(name, cpp_sources, cuda_sources, ...)
-            if argument is not None:
-                return _evaluate(argument, bindings, path)
-    raise SourceError(f"{path}: no load_inline(..., cuda_sources=...) call")
-
-
-def _called_name(call: ast.Call) -> str | None:
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    if isinstance(call.func, ast.Attribute):
-        return call.func.attr
-    return None
-
-
-def _module_bindings(tree: ast.Module) -> dict[str, ast.expr]:
-    """Module-level `NAME = expr`; a later binding replaces an earlier one, as at run time."""
-    bindings: dict[str, ast.expr] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            if isinstance(target, ast.Name):
-                bindings[target.id] = statement.value
-        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
-            bindings[statement.target.id] = statement.value
-    return bindings
-
-
-def _evaluate(node: ast.expr, bindings: dict[str, ast.expr], path: Path, depth: int = 0) -> list[Piece]:
-    if depth > 50:
-        raise SourceError(f"{path}:{node.lineno}: cuda_sources refers to itself")
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [Piece(node.value, node.lineno)]
-    if isinstance(node, ast.Name) and node.id in bindings:
-        return _evaluate(bindings[node.id], bindings, path, depth + 1)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _evaluate(node.left, bindings, path, depth + 1) + _evaluate(node.right, bindings, path, depth + 1)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        pieces: list[Piece] = []
-        for index, element in enumerate(node.elts):
-            if index:
-                pieces.append(Piece("\n", element.lineno))
-            pieces += _evaluate(element, bindings, path, depth + 1)
-        return pieces
-    raise SourceError(f"{path}:{node.lineno}: cuda_sources is not a plain string expression "
-                      f"({ast.unparse(node)[:60]!r}); cannot extract it without running the file")

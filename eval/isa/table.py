@@ -52,11 +52,11 @@ def format_table(kernels: list[KernelReport]) -> str:
 def write_csv(kernels: list[KernelReport], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fields = ["file", "kernel", "symbol", "vgpr_spills", "sgpr_spills", "compiler_occupancy"]
-    fields += [title for title, _ in _COLUMNS] + ["loop", "loop_mix", "hipified_by"]
+    fields += [title for title, _ in _COLUMNS] + ["loop", "loop_mix", "hipified_by", "standins"]
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(fields)
         for k in kernels:
             mix = ";".join(f"{kind}:{n}" for kind, n in sorted(k.loop_mix.items()))
             writer.writerow([k.file, k.name, k.symbol, k.vgpr_spills, k.sgpr_spills, k.compiler_occupancy]
-                            + [value(k) for _, value in _COLUMNS] + [k.loop, mix, k.hipified_by])
+                            + [value(k) for _, value in _COLUMNS] + [k.loop, mix, k.hipified_by, k.standins])

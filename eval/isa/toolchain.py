@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import toolchain
+from eval.isa.capture import LoadInlineCall
 
 CLANG = "clang++-19"
 CXXFILT = "llvm-cxxfilt-19"
 REPO_ROOT = Path(toolchain.__file__).resolve().parent.parent
 INCLUDE_DIR = REPO_ROOT / "toolchain" / "include"
-TORCH_STUB_DIR = INCLUDE_DIR / "torch_stub"
+# Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
+STANDIN_DIR = INCLUDE_DIR / "standins"
+# The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
+TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 
 # Debian's rocm-device-libs (5.2.3) ships ocml/ockl bitcode but no gfx942 ISA-version file.
 SYSTEM_DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
@@ -34,6 +39,11 @@ TORCH_HIP_FLAGS = (
     "-DCUDA_HAS_FP16=1", "-D__HIP_NO_HALF_OPERATORS__=1", "-D__HIP_NO_HALF_CONVERSIONS__=1",
     "-DHIP_ENABLE_WARP_SYNC_BUILTINS=1", "-fno-gpu-rdc",
 )
+# The -std torch's cpp_extension puts before a ROCm build's arch flags (torch >= 2.10).
+TORCH_STD = "-std=c++20"
+# Host-only (x86 tuning), or writing files of their own: never reach the device compile here.
+_DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|-march=.*|-mtune=.*|-mcpu=.*|"
+                           r"--?save-temps(=.*)?|-fopenmp.*|-pthread)$")
 
 
 class ToolchainMissing(RuntimeError):
@@ -63,22 +73,61 @@ def device_lib_dir() -> Path:
     return DEVICE_LIB_CACHE
 
 
-def device_compile_command(source: Path, asm_out: Path) -> list[str]:
-    """The exact clang command for one HIP translation unit, device side only."""
+def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | None = None) -> list[str]:
+    """The exact clang command for one HIP translation unit, device side only: a kernel file
+    with the leaderboard's flags, or a submission with the flags its load_inline call makes."""
     if shutil.which(CLANG) is None:
         raise ToolchainMissing(f"{CLANG} not found: apt-get install clang-19 lld-19")
+    user = load_inline_flags(call) if call else list(toolchain.LEADERBOARD_HIP_FLAGS)
+    optimised = any(flag.startswith("-O") for flag in user)
     return [
         CLANG, "-x", "hip", "--cuda-device-only", "-S",
-        *toolchain.LEADERBOARD_HIP_FLAGS,
-        *HIPCC_DEFAULT_FLAGS,
-        *TORCH_HIP_FLAGS,
+        *user,
+        *([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:],
+        *([] if call else TORCH_HIP_FLAGS),
         f"--rocm-device-lib-path={device_lib_dir()}",
-        # Searched before the system HIP 5.2 headers: adds the fp8/bf16 headers they lack,
-        # and torch/types.h (declarations only) for launchers.
-        "-isystem", str(INCLUDE_DIR), "-isystem", str(TORCH_STUB_DIR),
-        "-Wno-unused-command-line-argument",
+        # Searched before the system HIP 5.2 headers: the fp8/bf16 headers they lack, the library
+        # stand-ins, the ROCm-only torch headers; then the installed torch's own headers.
+        *[arg for folder in header_dirs() for arg in ("-isystem", str(folder))],
+        # Our clang 19 is newer than the runner's: it warns where that one does not, which a
+        # submission's -Werror would turn into errors.
+        "-Wno-unused-command-line-argument", "-Wno-deprecated-ofast",
+        "-MD", "-MF", str(asm_out.with_suffix(".d")),
         str(source), "-o", str(asm_out),
     ]
+
+
+def header_dirs() -> list[Path]:
+    import sysconfig
+
+    from torch.utils import cpp_extension
+
+    python = sysconfig.get_path("include", scheme="posix_prefix")
+    torch_dirs = [Path(folder) for folder in cpp_extension.include_paths()]
+    return [INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else [])]
+
+
+def load_inline_flags(call: LoadInlineCall) -> list[str]:
+    """What torch's cpp_extension passes hipcc for a load_inline call on ROCm, in its order
+    (_write_ninja_file_and_build_library): defines and user include paths, extra_cflags,
+    torch's HIP flags, -std, the arch flags, extra_cuda_cflags. We build gfx942 only, so the
+    user's arch flags are replaced by ours, and flags that only make sense for the host or
+    write files of their own are dropped."""
+    defines = ["-DWITH_HIP", f"-DTORCH_EXTENSION_NAME={call.name}", "-DTORCH_API_INCLUDE_EXTENSION_H"]
+    includes = [f"-I{folder}" for folder in call.extra_include_paths]
+    flags = [*defines, *includes, *_device_safe(call.extra_cflags), *TORCH_HIP_FLAGS[1:-1], TORCH_STD]
+    rdc = any("gpu-rdc" in flag for flag in call.extra_cflags + call.extra_cuda_cflags)
+    flags += ["--offload-arch=" + toolchain.ROCM_ARCH] + ([] if rdc else ["-fno-gpu-rdc"])
+    return flags + _device_safe(call.extra_cuda_cflags)
+
+
+def _device_safe(flags: list[str]) -> list[str]:
+    kept: list[str] = []
+    for flag in flags:
+        for word in flag.split():  # load_inline passes each string to the shell as it is
+            if not _DROPPED_FLAG.match(word):
+                kept.append(word)
+    return kept
 
 
 def demangle(symbols: list[str]) -> list[str]:

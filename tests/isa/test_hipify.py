@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, compile_to_asm, report
-from eval.isa.source import translation_unit
+from eval.isa.source import translation_units
 from eval.isa.toolchain import REPO_ROOT
 
 DATA = Path(__file__).parent / "data"
@@ -17,7 +17,7 @@ def _line_of(path: Path, marker: str) -> int:
 
 
 def test_submission_text_is_the_hipified_one():
-    unit = translation_unit(REPO_ROOT / "submission.py")
+    (unit,) = translation_units(REPO_ROOT / "submission.py")
     includes = [line for line in unit.text.splitlines() if line.startswith("#include")]
     assert unit.hipified_by.startswith("torch ")
     assert "#include <cuda.h>" not in includes and "#include <cuda_runtime.h>" not in includes
@@ -26,7 +26,7 @@ def test_submission_text_is_the_hipified_one():
 
 
 def test_cuda_spelled_submission_compiles_after_hipify():
-    unit = translation_unit(DATA / "cuda_stream_submission.py")
+    (unit,) = translation_units(DATA / "cuda_stream_submission.py")
     assert "#include <ATen/hip/HIPContext.h>" in unit.text
     assert "hipStream_t stream" in unit.text and "cudaStream_t" not in unit.text
     (kernel,) = report(DATA / "cuda_stream_submission.py")
@@ -39,7 +39,7 @@ def test_stubs_accept_the_masquerading_stream_of_hipify_v1():
 
 def test_what_hipify_breaks_fails_at_the_users_line():
     path = DATA / "hipify_breaks_submission.py"
-    assert "= ::max(Tile{64}" in translation_unit(path).text, "hipify rewrites std::max( in .cu sources"
+    assert "= ::max(Tile{64}" in translation_units(path)[0].text, "hipify rewrites std::max( in .cu sources"
     with pytest.raises(CompileError) as failure:
         report(path)
     message = str(failure.value)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, report
-from eval.isa.source import extract_cuda_sources, wrap
+from eval.isa.source import translation_units
 
 DATA = Path(__file__).parent / "data"
 
@@ -50,6 +50,7 @@ def test_compile_error_names_the_submission_line():
 
 
 def test_wrapper_prepends_only_what_load_inline_does():
-    text = wrap(DATA / "broken_submission.py", extract_cuda_sources(DATA / "broken_submission.py"))
-    directives = [line for line in text.splitlines() if line.startswith("#include") and "amd_detail" not in line]
-    assert directives == ["#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>"]
+    (unit,) = translation_units(DATA / "broken_submission.py")
+    directives = [line for line in unit.text.splitlines() if line.startswith("#include") and "amd_detail" not in line]
+    # hipify turns <cuda.h> and <cuda_runtime.h> into <hip/hip_runtime.h>
+    assert directives == ["#include <torch/types.h>", "#include <hip/hip_runtime.h>", "#include <hip/hip_runtime.h>"]

@@ -1,0 +1,183 @@
+"""What a submission passes to load_inline, found by importing it with load_inline intercepted.
+
+    python -m eval.isa.capture SUBMISSION.py OUT.json
+
+Real submissions compute their sources: zlib/bz2/base64 blobs, `.replace()` on templates,
+files read from beside submission.py. Only running the file gives the text, so we run it as the
+runner imports it: in its own process, its folder the working directory, the runner's `task` and
+`utils` modules (eval/runner_env) and our `reference` importable. Every load_inline call is
+recorded with all its arguments and answered with a stub module whose attributes are inert, so
+the import completes without a compiler or a GPU. A GPU query at import time answers as an
+MI300X host would (eval/simulated_host.py when present), else harmlessly.
+
+`capture(path)` runs that process and returns the recorded calls; SourceError says why not.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+RUNNER_ENV = REPO_ROOT / "eval" / "runner_env"
+IMPORT_TIMEOUT_S = 300
+
+
+
+class SourceError(ValueError):
+    """The file carries no HIP source we can compile; the message says why."""
+
+
+@dataclass(frozen=True)
+class LoadInlineCall:
+    name: str
+    cuda_sources: list[str]
+    cpp_sources: list[str] = field(default_factory=list)
+    functions: list[str] | None = None
+    extra_cflags: list[str] = field(default_factory=list)
+    extra_cuda_cflags: list[str] = field(default_factory=list)
+    extra_include_paths: list[str] = field(default_factory=list)  # absolute, as load_inline makes them
+    no_implicit_headers: bool = False
+    with_cuda: bool | None = None
+
+
+def capture(path: Path) -> list[LoadInlineCall]:
+    """The load_inline calls importing `path` makes, in order."""
+    path = path.resolve()
+    if not path.exists():
+        raise SourceError(f"{path}: no such file")
+    with tempfile.TemporaryDirectory(prefix="isa-capture-") as scratch:
+        out = Path(scratch) / "calls.json"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+        try:
+            done = subprocess.run([sys.executable, "-m", "eval.isa.capture", str(path), str(out)], cwd=path.parent,
+                                  env=env, capture_output=True, text=True, timeout=IMPORT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise SourceError(f"{path}: importing it took over {IMPORT_TIMEOUT_S} s") from None
+        if not out.exists():
+            raise SourceError(f"{path}: importing it failed\n{done.stderr.strip()[-3000:]}")
+        record = json.loads(out.read_text())
+    calls = [LoadInlineCall(**call) for call in record["calls"]]
+    if not calls:
+        why = f"; importing it raised:\n{record['error']}" if record["error"] else ""
+        raise SourceError(f"{path}: importing it made no load_inline(..., cuda_sources=...) call{why}")
+    return calls
+
+
+# ----------------------------------------------------------------------------------------------
+# The child process: import the submission with load_inline intercepted.
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(item) for item in value]
+
+
+def _record(calls: list[dict], signature: inspect.Signature, args: tuple, kwargs: dict) -> None:
+    """Bind the call as the installed torch's load_inline would (positions, defaults)."""
+    try:
+        call = signature.bind(*args, **kwargs)
+    except TypeError as error:
+        raise TypeError(f"load_inline{signature}: {error}") from None
+    call.apply_defaults()
+    bound = call.arguments
+    functions = bound["functions"]
+    if isinstance(functions, dict):
+        functions = list(functions)
+    calls.append({
+        "name": str(bound["name"]),
+        "cuda_sources": _as_list(bound["cuda_sources"]),
+        "cpp_sources": _as_list(bound["cpp_sources"]),
+        "functions": None if functions is None else _as_list(functions),
+        "extra_cflags": _as_list(bound["extra_cflags"]),
+        "extra_cuda_cflags": _as_list(bound["extra_cuda_cflags"]),
+        "extra_include_paths": [os.path.abspath(p) for p in _as_list(bound["extra_include_paths"])],
+        "no_implicit_headers": bool(bound.get("no_implicit_headers", False)),
+        "with_cuda": bound["with_cuda"],
+    })
+
+
+class _Inert:
+    """Stands for the built module and anything reached through it: every attribute, call,
+    index or iteration gives another inert value, so module-level code after load_inline
+    (aliases, warm-up calls) runs to the end."""
+
+    def __init__(self, label: str = "module"):
+        self._label = label
+
+    def __getattr__(self, name: str) -> _Inert:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _Inert(f"{self._label}.{name}")
+
+    def __call__(self, *args, **kwargs) -> _Inert:
+        return _Inert(f"{self._label}()")
+
+    def __getitem__(self, key) -> _Inert:
+        return _Inert(f"{self._label}[]")
+
+    def __iter__(self):
+        return iter(())
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"<isa capture stub {self._label}>"
+
+
+def _pretend_gpu_host() -> None:
+    """GPU queries at import time must not stop the import."""
+    if (REPO_ROOT / "eval" / "simulated_host.py").exists():
+        importlib.import_module("eval.simulated_host").install()
+        return
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    inert = _Inert("torch.cuda")
+    for name in ("get_device_name", "get_device_properties", "get_device_capability", "current_device",
+                 "synchronize", "current_stream", "set_device", "Stream", "Event", "CUDAGraph", "graph"):
+        setattr(torch.cuda, name, getattr(inert, name))
+    torch.cuda.device_count = lambda: 1
+
+
+def _child(submission: Path, out: Path) -> int:
+    import torch.utils.cpp_extension as cpp_extension
+
+    calls: list[dict] = []
+    signature = inspect.signature(cpp_extension.load_inline)
+
+    def load_inline(*args, **kwargs):
+        _record(calls, signature, args, kwargs)
+        return _Inert(f"load_inline({kwargs.get('name', args[0] if args else '')!r})")
+
+    cpp_extension.load_inline = load_inline
+    sys.path[:0] = [str(RUNNER_ENV), str(submission.parent)]
+    error = ""
+    try:
+        _pretend_gpu_host()
+        spec = importlib.util.spec_from_file_location("submission", submission)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["submission"] = module
+        spec.loader.exec_module(module)
+    except BaseException as exc:  # the user's code: any failure is reported, never raised
+        frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if frame.filename == str(submission)]
+        where = f"{submission.name}:{frames[-1].lineno}: " if frames else ""
+        error = f"{where}{type(exc).__name__}: {exc}"
+    out.write_text(json.dumps({"calls": calls, "error": error}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -1,0 +1,3 @@
+// Empty stand-in: see <hipblaslt/hipblaslt.h>.
+#pragma once
+#include <hipblaslt/hipblaslt.h>
