@@ -1,0 +1,62 @@
+"""The ISA engine's build of load_inline arguments (fast: no compile)."""
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from isa_engine import bundle
+from isa_engine.build import extension
+from isa_engine.errors import IsaBuildError
+
+
+def read_bundle(data: bytes) -> dict[str, bytes]:
+    assert data.startswith(bundle.MAGIC)
+    (count,) = struct.unpack_from("<Q", data, len(bundle.MAGIC))
+    position, entries = len(bundle.MAGIC) + 8, {}
+    for _ in range(count):
+        offset, size, id_size = struct.unpack_from("<QQQ", data, position)
+        name = data[position + 24:position + 24 + id_size].decode()
+        position += 24 + id_size
+        entries[name] = data[offset:offset + size]
+        assert size == 0 or offset % bundle.ALIGNMENT == 0
+    return entries
+
+
+def test_bundle_holds_an_empty_host_entry_and_the_code_object():
+    code = b"\x7fELF" + bytes(range(256)) * 20
+    entries = read_bundle(bundle.write_bundle({"gfx942": code}))
+    assert entries == {"host-x86_64-unknown-linux-gnu-": b"", "hipv4-amdgcn-amd-amdhsa--gfx942": code}
+
+
+def test_hip_flags_are_the_runners():
+    ext = extension("probe", "int f();", "__global__ void k() {}", ["f"], extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
+    assert ext.hip_flags.count("--offload-arch=gfx942") == 1
+    assert "-O3" in ext.hip_flags and "-DUSE_ROCM=1" in ext.hip_flags and "-fno-gpu-rdc" in ext.hip_flags
+    assert 'm.def("f", torch::wrap_pybind_function(f), "f");' in ext.main_cpp
+    assert ext.main_cpp.startswith("#include <torch/extension.h>")
+
+
+def test_an_explicit_optimisation_level_replaces_hipccs_default():
+    ext = extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["-O1"])
+    assert "-O1" in ext.hip_flags and "-O3" not in ext.hip_flags
+
+
+def test_the_arch_is_added_when_the_flags_name_none():
+    assert "--offload-arch=gfx942" in extension("probe", "", "__global__ void k() {}").hip_flags
+
+
+def test_another_arch_is_refused():
+    with pytest.raises(IsaBuildError, match="gfx90a"):
+        extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["--offload-arch=gfx90a"])
+
+
+def test_cuda_sources_are_hipified_behind_load_inlines_prelude():
+    ext = extension("probe", "", "__global__ void k(float* p) {}\nvoid f(float* p) { cudaMemset(p, 0, 4); }")
+    assert "hipMemset(p, 0, 4)" in ext.hip and "cudaMemset" not in ext.hip
+    assert ext.hip.index("#include <torch/types.h>") < ext.hip.index("__global__")
+
+
+def test_no_implicit_headers_leaves_the_sources_alone():
+    ext = extension("probe", "int f();", None, no_implicit_headers=True)
+    assert ext.hip is None and "#include <torch/extension.h>" not in ext.main_cpp
