@@ -1,124 +1,149 @@
-"""Side-by-side comparison of submissions from report rows (eval/report.py schema).
-
-`side_by_side(rows)` is a pure function of rows: eval/run.py calls it when several
-submissions ran, and the CLI below calls it on CSV files:
+"""Side-by-side comparison of submissions, from a report frame (eval/report.py schema).
 
     python eval/compare.py A.csv [B.csv ...] [--png DIR] [--mode M] [--method X]
+                           [--device D] [--engine E]
 
-Rows are grouped by (mode, method); inside a group one line per shape (m, n, k) and one
-column group per submission, in the order the submissions first appear.
+Rows are compared only with rows of the same mode, timing method, device and engine
+(`groups`): a leaderboard-loop time, an events time, a cold-cache time, a predicted time,
+a time on another device or on a CPU engine measure different things, so each such group
+gets its own table and chart. Inside a group, `pivot` gives one
+line per shape (m, n, k) and one column per submission, in order of first appearance;
+`geomeans` summarises it. `side_by_side` prints all groups; eval/summary.py calls it
+with the rows of a run.
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
 
 if __package__ in (None, ""):
     # Run as a script: make the repository root importable without an install.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from eval.report import read_rows
+from eval.report import frame_from_rows, read_frame
 from reference.contract import cases, geometric_mean, load, speed_of_light_us
 
-Shape = tuple[int, int, int]
+SHAPE = ["m", "n", "k"]
+PREDICTED = "predicted"  # the method of model times: never to be read as a measurement
+GPU = "gpu"              # the engine of rows that ran on a real GPU; the others are CPU engines
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One submission's result on one shape."""
-
-    mean_us: float | None
-    passed: bool
-
-
-@dataclass
-class Group:
-    """All results of one (mode, method), keyed by shape and submission label."""
+class Group(NamedTuple):
+    """What must be equal for two rows to be compared."""
 
     mode: str
     method: str
-    submissions: list[str] = field(default_factory=list)
-    shapes: list[Shape] = field(default_factory=list)
-    cells: dict[tuple[Shape, str], Cell] = field(default_factory=dict)
+    device: str
+    engine: str
 
     @property
-    def timed(self) -> bool:
-        return any(cell.mean_us is not None for cell in self.cells.values())
+    def predicted(self) -> bool:
+        return self.method == PREDICTED
 
     @property
-    def baseline(self) -> str:
-        return self.submissions[0]
+    def title(self) -> str:
+        return (f"mode={self.mode or '-'} method={self.method or '-'} device={self.device or '-'} "
+                f"engine={self.engine or 'unrecorded'}"
+                + (" [PREDICTED MI300X times from the model, not measured]" if self.predicted else "")
+                + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu else ""))
 
-    def cell(self, shape: Shape, submission: str) -> Cell | None:
-        return self.cells.get((shape, submission))
-
-    def speedup(self, shape: Shape, submission: str) -> float | None:
-        """Baseline mean / this mean: above 1 means faster than the first submission."""
-        base, this = self.cell(shape, self.baseline), self.cell(shape, submission)
-        if base is None or this is None or base.mean_us is None or this.mean_us is None:
-            return None
-        return base.mean_us / this.mean_us
-
-    def sol_ratio(self, shape: Shape, submission: str) -> float | None:
-        this = self.cell(shape, submission)
-        if this is None or this.mean_us is None:
-            return None
-        return this.mean_us / speed_of_light_us(*shape)
-
-    def common_shapes(self) -> list[Shape]:
-        """Shapes every submission passed with a timing: the only fair geomean basis."""
-        def ok(shape, submission):
-            cell = self.cell(shape, submission)
-            return cell is not None and cell.passed and cell.mean_us is not None
-        return [s for s in self.shapes if all(ok(s, sub) for sub in self.submissions)]
-
-    def geomean_us(self, submission: str) -> float | None:
-        shapes = self.common_shapes()
-        if not shapes:
-            return None
-        return geometric_mean([self.cells[(s, submission)].mean_us for s in shapes])
-
-    def geomean_sol_us(self) -> float | None:
-        shapes = self.common_shapes()
-        return geometric_mean([speed_of_light_us(*s) for s in shapes]) if shapes else None
-
-    def covers_benchmarks(self) -> bool:
-        """True when the geomean basis is exactly the published benchmark shapes, so the
-        published top score is a like-for-like reference."""
-        benchmark_shapes = {(c.m, c.n, c.k) for c in cases("benchmarks")}
-        return set(self.common_shapes()) == benchmark_shapes
+    @property
+    def on_cpu(self) -> bool:
+        return self.engine not in ("", GPU)
 
 
-def submission_labels(rows: list[dict]) -> list[str]:
-    """A column label per row: the submission name, plus its hash when one name was
-    measured in several versions (e.g. submission.py before and after an edit)."""
-    hashes: dict[str, set[str]] = {}
-    for row in rows:
-        hashes.setdefault(row["submission"], set()).add(row.get("submission_hash") or "")
-    return [row["submission"] + (f"@{row.get('submission_hash') or '?'}"
-                                 if len(hashes[row["submission"]]) > 1 else "")
-            for row in rows]
+def groups(frame: pd.DataFrame) -> list[tuple[Group, pd.DataFrame]]:
+    """The frame split by Group, in order of first appearance; a missing key (an untimed
+    mode's method, an engine not recorded) is "" and forms a group of its own."""
+    split = frame.groupby(list(Group._fields), sort=False, observed=True, dropna=False)
+    return [(Group(*("" if pd.isna(v) else str(v) for v in key)), rows) for key, rows in split]
 
 
-def group_rows(rows: list[dict]) -> list[Group]:
-    """Groups in order of first appearance; a repeated (group, shape, submission) is an
-    error because silently keeping one of them would hide a mixed-up input."""
-    groups: dict[tuple[str, str], Group] = {}
-    for row, label in zip(rows, submission_labels(rows)):
-        key = (row["mode"] or "", row["method"] or "")
-        group = groups.setdefault(key, Group(*key))
-        shape = (row["m"], row["n"], row["k"])
-        if (shape, label) in group.cells:
-            raise ValueError(f"two rows for {label} at m={shape[0]} n={shape[1]} k={shape[2]} "
-                             f"(mode={key[0]}, method={key[1] or '-'})")
-        if label not in group.submissions:
-            group.submissions.append(label)
-        if shape not in group.shapes:
-            group.shapes.append(shape)
-        group.cells[(shape, label)] = Cell(row["mean_us"], row["passed"] == 1)
-    return list(groups.values())
+def labels(frame: pd.DataFrame) -> pd.Series:
+    """A column label per row: the submission name; prefixed with its file's stem when
+    the same name and hash were already read from an earlier file (one submission
+    measured in two runs); suffixed with its hash when one name has several versions
+    (e.g. submission.py before and after an edit)."""
+    names = frame["submission"].astype(str)
+    hashes = frame["submission_hash"].astype(str)
+    if "file" in frame.index.names:  # read by report.read_frame
+        files = pd.Series(frame.index.get_level_values("file"), index=frame.index)
+        earliest = files.groupby([names, hashes]).transform("first")
+        names = names.where(files == earliest, files.map(lambda p: Path(p).stem) + ":" + names)
+    versions = hashes.groupby(names).transform("nunique")
+    return names.where(versions == 1, names + "@" + hashes.replace("", "?"))
+
+
+def pivot(rows: pd.DataFrame) -> pd.DataFrame:
+    """One group's rows as a table: index (m, n, k) in order of first appearance; columns
+    (metric, submission) for the metrics mean_us, passed, speedup (the first submission's
+    mean / this mean, above 1 is faster) and xsol (mean / MI300X speed of light). A
+    submission that did not run a shape has NaN there and <NA> as `passed`."""
+    group = _one_group(rows)
+    rows = rows.assign(label=labels(rows).to_numpy())
+    doubled = rows[rows.duplicated(SHAPE + ["label"])]
+    if len(doubled):
+        row = doubled.iloc[0]
+        # Keeping either row silently would hide a mixed-up input.
+        raise ValueError(f"two rows for {row['label']} at m={row['m']} n={row['n']} k={row['k']} "
+                         f"({group.title})")
+    shapes = pd.MultiIndex.from_frame(rows[SHAPE].drop_duplicates())
+    submissions = list(dict.fromkeys(rows["label"]))
+    wide = rows.pivot(index=SHAPE, columns="label", values=["mean_us", "passed"])
+    mean = wide["mean_us"].reindex(index=shapes, columns=submissions).astype("float64")
+    passed = wide["passed"].reindex(index=shapes, columns=submissions).astype("boolean")
+    table = pd.concat({"mean_us": mean, "passed": passed,
+                       "speedup": mean.rdiv(mean[submissions[0]], axis=0),
+                       "xsol": mean.div(_speed_of_light(shapes), axis=0)}, axis=1)
+    table.columns.names = ["metric", "submission"]
+    return table
+
+
+def _one_group(rows: pd.DataFrame) -> Group:
+    found = groups(rows)
+    if len(found) != 1:
+        raise ValueError(f"pivot takes the rows of one group, got {len(found)}: "
+                         + "; ".join(group.title for group, _ in found)
+                         + " (split them with compare.groups)")
+    return found[0][0]
+
+
+def _speed_of_light(shapes: pd.Index) -> pd.Series:
+    return pd.Series([speed_of_light_us(*shape) for shape in shapes], index=shapes, dtype="float64")
+
+
+def common_shapes(table: pd.DataFrame) -> pd.Index:
+    """Shapes every submission passed with a timing: the only fair geomean basis."""
+    ok = table["passed"].fillna(False).astype(bool) & table["mean_us"].notna()
+    return table.index[ok.all(axis=1)]
+
+
+def geomeans(table: pd.DataFrame) -> pd.DataFrame:
+    """Per submission, over `common_shapes`: geometric mean time, its speedup over the
+    first submission and its ratio to the geomean speed of light (NaN when no shape is
+    common)."""
+    common = common_shapes(table)
+    submissions = table["mean_us"].columns
+    if len(common) == 0:
+        nan = pd.Series(float("nan"), index=submissions)
+        return pd.DataFrame({"mean_us": nan, "speedup": nan, "xsol": nan})
+    means = table["mean_us"].loc[common].apply(geometric_mean)
+    sol = geometric_mean(_speed_of_light(common))
+    return pd.DataFrame({"mean_us": means, "speedup": means.iloc[0] / means, "xsol": means / sol})
+
+
+def covers_benchmarks(table: pd.DataFrame) -> bool:
+    """True when the geomean basis is exactly the published benchmark shapes, so the
+    published top score is a like-for-like reference."""
+    return set(common_shapes(table)) == {(c.m, c.n, c.k) for c in cases("benchmarks")}
+
+
+def is_timed(table: pd.DataFrame) -> bool:
+    return bool(table["mean_us"].notna().any().any())
 
 
 # -- text table -------------------------------------------------------------------------
@@ -127,56 +152,59 @@ _SHAPE_HEAD = f"{'m':>5} {'n':>5} {'k':>5}"
 _SUB_HEAD = f"{'mean_us':>10} {'pass':<4} {'speedup':>7} {'xSOL':>6}"
 
 
-def _num(value: float | None, fmt: str) -> str:
-    return "-" if value is None else format(value, fmt)
+def _num(value, fmt: str, suffix: str = "") -> str:
+    return "-" if pd.isna(value) else format(value, fmt) + suffix
 
 
-def _cell_text(group: Group, shape: Shape, submission: str) -> str:
-    cell = group.cell(shape, submission)
-    if cell is None:
+def _cell_text(table: pd.DataFrame, shape: tuple, submission: str) -> str:
+    passed = table["passed"].at[shape, submission]
+    if pd.isna(passed):
         return f"{'-':>10} {'n/a':<4} {'-':>7} {'-':>6}"
-    speedup = group.speedup(shape, submission)
-    return (f"{_num(cell.mean_us, '.2f'):>10} {'ok' if cell.passed else 'FAIL':<4} "
-            f"{_num(speedup, '.2f') + ('x' if speedup else ''):>7} "
-            f"{_num(group.sol_ratio(shape, submission), '.1f'):>6}")
+    return (f"{_num(table['mean_us'].at[shape, submission], '.2f'):>10} "
+            f"{'ok' if passed else 'FAIL':<4} "
+            f"{_num(table['speedup'].at[shape, submission], '.2f', 'x'):>7} "
+            f"{_num(table['xsol'].at[shape, submission], '.1f'):>6}")
 
 
-def _geomean_text(group: Group, submission: str) -> str:
-    mean = group.geomean_us(submission)
-    base = group.geomean_us(group.baseline)
-    sol = group.geomean_sol_us()
-    speedup = base / mean if mean else None
-    return (f"{_num(mean, '.2f'):>10} {'':<4} "
-            f"{_num(speedup, '.2f') + ('x' if speedup else ''):>7} "
-            f"{_num(mean / sol if mean else None, '.1f'):>6}")
+def _geomean_text(summary: pd.DataFrame, submission: str) -> str:
+    row = summary.loc[submission]
+    return (f"{_num(row['mean_us'], '.2f'):>10} {'':<4} {_num(row['speedup'], '.2f', 'x'):>7} "
+            f"{_num(row['xsol'], '.1f'):>6}")
 
 
-def _group_table(group: Group) -> list[str]:
+def group_table(group: Group, table: pd.DataFrame) -> str:
+    """The text block of one group's pivot table."""
+    submissions = list(table["mean_us"].columns)
     width = len(_SUB_HEAD)
-    names = " | ".join(f"{sub[:width]:<{width}}" for sub in group.submissions)
-    lines = [f"mode={group.mode or '-'} method={group.method or '-'} "
-             f"(speedup vs {group.baseline}; xSOL = mean / MI300X speed of light)",
+    names = " | ".join(f"{sub[:width]:<{width}}" for sub in submissions)
+    lines = [f"{group.title} (speedup vs {submissions[0]}; xSOL = mean / MI300X speed of light)",
              f"{'':17} | {names}",
-             f"{_SHAPE_HEAD} | " + " | ".join(_SUB_HEAD for _ in group.submissions)]
-    for shape in group.shapes:
-        cells = " | ".join(_cell_text(group, shape, sub) for sub in group.submissions)
+             f"{_SHAPE_HEAD} | " + " | ".join(_SUB_HEAD for _ in submissions)]
+    for shape in table.index:
+        cells = " | ".join(_cell_text(table, shape, sub) for sub in submissions)
         lines.append(f"{shape[0]:>5} {shape[1]:>5} {shape[2]:>5} | {cells}")
-    if group.timed:
-        lines.append(f"{'geomean':<17} | "
-                     + " | ".join(_geomean_text(group, sub) for sub in group.submissions))
-        kept, total = len(group.common_shapes()), len(group.shapes)
+    if is_timed(table):
+        summary = geomeans(table)
+        lines.append(f"{'geomean':<17} | " + " | ".join(_geomean_text(summary, sub) for sub in submissions))
+        kept, total = len(common_shapes(table)), len(table)
         if kept < total:
             lines.append(f"  geomean over {kept} of {total} shapes: {total - kept} dropped "
                          "because a submission failed, was untimed or did not run them")
-    return lines
+    return "\n".join(lines)
 
 
-def side_by_side(rows: list[dict]) -> str:
-    """The comparison table of report rows, one block per (mode, method)."""
-    groups = group_rows(rows)
-    if not any(group.timed for group in groups):
+def side_by_side(report: pd.DataFrame | list[dict]) -> str:
+    """The comparison text of a report frame (or of the harness's row dicts), one block
+    per group."""
+    frame = report if isinstance(report, pd.DataFrame) else frame_from_rows(report)
+    tables = [(group, pivot(rows)) for group, rows in groups(frame)]
+    if not any(is_timed(table) for _, table in tables):
         raise ValueError("no row has a timing (mean_us); nothing to compare")
-    blocks = ["\n".join(_group_table(group)) for group in groups]
+    blocks = [group_table(group, table) for group, table in tables]
+    if len(tables) > 1:
+        blocks.insert(0, f"{len(tables)} tables: rows of different mode, method, device or "
+                         "engine are never compared with each other (keep one with "
+                         "--mode, --method, --device, --engine)")
     blocks.append(f"published top score: {float(load()['published_top_score_us']):.3f} us "
                   f"(geomean of leaderboard-mode means over the {len(cases('benchmarks'))} "
                   "benchmark shapes, MI300X)")
@@ -185,43 +213,40 @@ def side_by_side(rows: list[dict]) -> str:
 
 # -- command line -----------------------------------------------------------------------
 
-def load_csvs(paths: list[str]) -> list[dict]:
-    """Rows of several CSVs; a submission seen in an earlier file (same name and hash)
-    is prefixed with its file's stem so the two measurements stay separate columns."""
-    rows: list[dict] = []
-    seen: set[tuple[str, str]] = set()
-    for path in paths:
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"no such file: {path}")
-        file_rows = read_rows(path)
-        ids = {(row["submission"], row["submission_hash"]) for row in file_rows}
-        for row in file_rows:
-            if (row["submission"], row["submission_hash"]) in seen:
-                row["submission"] = f"{Path(path).stem}:{row['submission']}"
-        seen |= ids
-        rows += file_rows
-    return rows
+FILTERS = Group._fields  # the command line's --mode, --method, --device, --engine
 
 
-def select(rows: list[dict], mode: str | None, method: str | None) -> list[dict]:
-    return [row for row in rows
-            if (mode is None or row["mode"] == mode) and (method is None or row["method"] == method)]
+def select(frame: pd.DataFrame, **wanted: str | None) -> pd.DataFrame:
+    """The rows whose columns equal every given value (None: any); "-" or "" asks for an
+    empty cell, e.g. --method - for the untimed modes."""
+    keep = pd.Series(True, index=frame.index)
+    for column, value in wanted.items():
+        if value is not None:
+            cells = frame[column].astype("string").fillna("")
+            keep &= (cells == ("" if value == "-" else value)).to_numpy()
+    return frame[keep.to_numpy()]
+
+
+def _held(frame: pd.DataFrame) -> str:
+    """The groups a frame holds, for an error message."""
+    return "; ".join(" ".join(f"{field}={value or '-'}" for field, value in zip(FILTERS, group))
+                     for group, _ in groups(frame))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("csv", nargs="+", help="report CSVs written by eval/run.py")
-    parser.add_argument("--png", metavar="DIR", help="also write bar charts into DIR")
-    parser.add_argument("--mode", help="keep only rows of this mode")
-    parser.add_argument("--method", help="keep only rows of this timing method")
+    parser.add_argument("--png", metavar="DIR", help="also write one chart per group into DIR")
+    for field in FILTERS:
+        parser.add_argument(f"--{field}", help=f"keep only rows of this {field} (- for empty)")
     args = parser.parse_args(argv)
     try:
-        rows = load_csvs(args.csv)
-        kept = select(rows, args.mode, args.method)
-        if not kept:
-            found = sorted({(r["mode"], r["method"] or "-") for r in rows})
-            raise ValueError(f"no rows for mode={args.mode} method={args.method}; "
-                             f"the files hold (mode, method): {found}")
+        frame = read_frame(*args.csv)
+        wanted = {field: getattr(args, field) for field in FILTERS}
+        kept = select(frame, **wanted)
+        if kept.empty:
+            asked = " ".join(f"{field}={value}" for field, value in wanted.items() if value is not None)
+            raise ValueError(f"no rows for {asked}; the files hold: {_held(frame)}")
         print(side_by_side(kept))
     except (OSError, ValueError) as err:
         print(f"compare: error: {err}", file=sys.stderr)

@@ -1,93 +1,90 @@
-"""Bar charts of report rows: one PNG per (mode, method, shape) and one geomean summary.
+"""Charts of a report frame: one PNG per group (mode, method, device, engine).
 
-Everything drawn comes from the rows (through eval.compare) and the contract; nothing is
-hard-coded here.
+A figure has two panels, mean time and mean / speed of light, with one bar per submission
+at every shape and at the geomean. Everything drawn comes from the frame (through
+eval.compare), the schema's units and the contract; nothing is hard-coded here.
 """
 from __future__ import annotations
 
+import re
+import textwrap
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
+# A bare Figure, not pyplot: needs no display here, and leaves a notebook's backend alone.
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only; never needs a display
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from eval.compare import Group, common_shapes, covers_benchmarks, geomeans, groups, is_timed, pivot
+from eval.report import SCHEMA
+from reference.contract import load
 
-from eval.compare import Group, Shape, group_rows  # noqa: E402
-from reference.contract import load  # noqa: E402
-
-PASS_COLOR, FAIL_COLOR = "tab:blue", "tab:red"
-
-
-def _bars(ax, labels: list[str], values: list[float | None], passed: list[bool], unit: str):
-    """Bars with their value printed on top; a failed result is red, a missing one says
-    so instead of drawing a zero that would read as infinitely fast."""
-    xs = range(len(labels))
-    heights = [v or 0.0 for v in values]
-    ax.bar(xs, heights, color=[PASS_COLOR if ok else FAIL_COLOR for ok in passed])
-    for x, value, ok in zip(xs, values, passed):
-        text = "not timed" if value is None else f"{value:.3g}{unit}" + ("" if ok else "\nFAIL")
-        ax.annotate(text, (x, value or 0.0), ha="center", va="bottom", fontsize=8,
-                    xytext=(0, 2), textcoords="offset points")
-    ax.set_xticks(list(xs), labels, rotation=20, ha="right", fontsize=8)
-    ax.margins(y=0.18)
+FAIL_HATCH, FAIL_EDGE = "//", "tab:red"
 
 
-def _two_panels(title: str):
-    fig, (time_ax, sol_ax) = plt.subplots(1, 2, figsize=(10, 4.2))
-    fig.suptitle(title, fontsize=10)
-    time_ax.set_ylabel("mean time (us), lower is better")
-    sol_ax.set_ylabel("mean / speed of light, 1 = SOL")
+def _panel_data(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """One metric per shape, then its geomean, with readable shape labels."""
+    per_shape = table[metric].copy()
+    per_shape.index = [f"{m}x{n}x{k}" for m, n, k in table.index]
+    summary = geomeans(table)[metric].rename(
+        f"geomean\n({len(common_shapes(table))} of {len(table)})")
+    return pd.concat([per_shape, summary.to_frame().T])
+
+
+def _mark_failures(ax, table: pd.DataFrame) -> None:
+    """Hatch the bars of failed results: a fast wrong kernel must not look like a win."""
+    failed = ~table["passed"].fillna(True).astype(bool)
+    for container, submission in zip(ax.containers, failed.columns):
+        for bar, fail in zip(container.patches, failed[submission]):
+            if fail:
+                bar.set_hatch(FAIL_HATCH)
+                bar.set_edgecolor(FAIL_EDGE)
+
+
+def figure(group: Group, table: pd.DataFrame):
+    """The chart of one group's pivot table (eval.compare.pivot)."""
+    shapes, submissions = len(table), table["mean_us"].shape[1]
+    width = min(40.0, max(8.0, 4.0 + 0.3 * (shapes + 1) * max(2, submissions)))
+    fig = Figure(figsize=(width, 8))
+    time_ax, sol_ax = fig.subplots(2, 1, sharex=True)
+    kind = "predicted" if group.predicted else "mean"
+    legend = ("hatched: failed the check; no bar: not run or untimed; "
+              "geomean over the shapes every submission passed")
+    fig.suptitle("\n".join(textwrap.wrap(group.title, int(width * 12))
+                           + textwrap.wrap(legend, int(width * 12))), fontsize=10)
+    _panel_data(table, "mean_us").plot.bar(ax=time_ax, logy=True, width=0.8)
+    time_ax.set_ylabel(f"{kind} time ({SCHEMA['mean_us'].unit}), lower is better")
+    _panel_data(table, "xsol").plot.bar(ax=sol_ax, logy=True, width=0.8, legend=False, rot=30)
+    sol_ax.set_ylabel(f"{kind} / MI300X speed of light")
     sol_ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":")
-    return fig, time_ax, sol_ax
-
-
-def _shape_chart(group: Group, shape: Shape, path: Path) -> Path:
-    subs = group.submissions
-    cells = [group.cell(shape, sub) for sub in subs]
-    passed = [cell is not None and cell.passed for cell in cells]
-    fig, time_ax, sol_ax = _two_panels(
-        f"m={shape[0]} n={shape[1]} k={shape[2]}   mode={group.mode} method={group.method or '-'}")
-    _bars(time_ax, subs, [cell.mean_us if cell else None for cell in cells], passed, "")
-    _bars(sol_ax, subs, [group.sol_ratio(shape, sub) for sub in subs], passed, "x")
-    return _save(fig, path)
-
-
-def _summary_chart(group: Group, path: Path) -> Path:
-    subs = group.submissions
-    kept, total = len(group.common_shapes()), len(group.shapes)
-    sol = group.geomean_sol_us()
-    means = [group.geomean_us(sub) for sub in subs]
-    fig, time_ax, sol_ax = _two_panels(
-        f"geomean over {kept} of {total} shapes (all submissions passed)   "
-        f"mode={group.mode} method={group.method or '-'}")
-    _bars(time_ax, subs, means, [True] * len(subs), "")
-    _bars(sol_ax, subs, [m / sol if m and sol else None for m in means], [True] * len(subs), "x")
-    if group.covers_benchmarks():
-        # Same shape set as the leaderboard score, so the line is a like-for-like target.
+    for ax in (time_ax, sol_ax):
+        _mark_failures(ax, table)
+    if covers_benchmarks(table):
+        # Same shape set as the leaderboard score, so it is a like-for-like target there.
         top = float(load()["published_top_score_us"])
-        time_ax.axhline(top, color="tab:green", linestyle="--",
-                        label=f"published top score, MI300X ({top:.1f} us)")
-        time_ax.legend(fontsize=8)
-    return _save(fig, path)
-
-
-def _save(fig, path: Path) -> Path:
+        time_ax.hlines(top, shapes - 0.45, shapes + 0.45, color="tab:green", linestyle="--",
+                       label=f"published top score, MI300X ({top:.1f} us)")
+    time_ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def write_charts(rows: list[dict], out_dir: str | Path) -> list[Path]:
-    """Write the charts of every timed (mode, method) group; returns the files written."""
+def file_name(group: Group) -> str:
+    parts = [group.mode or "nomode", group.method or "untimed", group.device or "nodevice",
+             group.engine or "unrecorded"]
+    return "_".join(re.sub(r"[^A-Za-z0-9.]+", "-", part) for part in parts) + ".png"
+
+
+def write_charts(frame: pd.DataFrame, out_dir: str | Path) -> list[Path]:
+    """Write the chart of every timed group of a report frame; returns the files written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for group in group_rows(rows):
-        if not group.timed:
+    for group, rows in groups(frame):
+        table = pivot(rows)
+        if not is_timed(table):
             continue
-        prefix = f"{group.mode or 'nomode'}_{group.method or 'untimed'}"
-        for m, n, k in group.shapes:
-            written.append(_shape_chart(group, (m, n, k), out / f"{prefix}_m{m}_n{n}_k{k}.png"))
-        written.append(_summary_chart(group, out / f"{prefix}_geomean.png"))
+        fig = figure(group, table)
+        # The title also goes into the PNG's text chunk, where tools (and tests) can read it.
+        fig.savefig(out / file_name(group), dpi=110, metadata={"Title": group.title})
+        written.append(out / file_name(group))
     return written

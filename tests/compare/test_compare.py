@@ -1,75 +1,126 @@
-"""Comparison table on hand-built report rows: speedups, SOL ratios, geomeans."""
+"""The comparison table against values worked out by hand for a small fixture."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from eval.compare import group_rows, side_by_side
-from reference.contract import cases, geometric_mean, load, speed_of_light_us
-from tests.compare.rows import SHAPES, row, two_submissions
+from eval.compare import (Group, common_shapes, covers_benchmarks, geomeans, groups, labels, pivot,
+                          side_by_side)
+from eval.report import frame_from_rows
+from reference.contract import cases, load
+from tests.compare.rows import DEVICE, SHAPES, row, two_submissions
+
+# MI300X speed of light of the three fixture shapes, by hand from leaderboard_shapes.yaml:
+# all three are compute-bound, 2mnk / 2614.9 TFLOP/s (their HBM time is smaller).
+HAND_SOL_US = [2 * m * n * k / 2614.9e12 * 1e6 for m, n, k in SHAPES]
 
 
-def test_speedup_and_sol_ratio_per_shape():
-    group, = group_rows(two_submissions())
-    assert group.submissions == ["slow", "fast"]
-    for i, shape in enumerate(SHAPES):
-        assert group.speedup(shape, "slow") == pytest.approx(1.0)
-        assert group.speedup(shape, "fast") == pytest.approx(2.0)
-        assert group.sol_ratio(shape, "fast") == pytest.approx(50.0 * 2 ** i / speed_of_light_us(*shape))
+def fixture_rows():
+    """`base` at 100/300/900 us; `new` at 50/100/450 us, failing the check on the last shape."""
+    base = [row("base", s, t) for s, t in zip(SHAPES, (100.0, 300.0, 900.0))]
+    new = [row("new", s, t, passed=int(i < 2)) for i, (s, t) in enumerate(zip(SHAPES, (50.0, 100.0, 450.0)))]
+    return base + new
 
 
-def test_geomean_over_all_passed_shapes():
-    group, = group_rows(two_submissions())
-    assert group.geomean_us("slow") == pytest.approx(200.0)  # cube root of 100*200*400
-    assert group.geomean_us("fast") == pytest.approx(100.0)
-    text = side_by_side(two_submissions())
-    assert "dropped" not in text
+def one_table(rows):
+    (group, part), = groups(frame_from_rows(rows))
+    return group, pivot(part)
+
+
+def test_pivot_per_shape_against_hand_values():
+    group, table = one_table(fixture_rows())
+    assert group == Group("leaderboard", "leaderboard", DEVICE, "gpu")
+    assert list(table.index) == SHAPES
+    assert list(table["mean_us"].columns) == ["base", "new"]
+    assert table["mean_us"]["new"].tolist() == [50.0, 100.0, 450.0]
+    assert table["passed"]["new"].tolist() == [True, True, False]
+    assert table["speedup"]["base"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert table["speedup"]["new"].tolist() == pytest.approx([2.0, 3.0, 2.0])
+    for name, times in (("base", (100, 300, 900)), ("new", (50, 100, 450))):
+        assert table["xsol"][name].tolist() == pytest.approx([t / s for t, s in zip(times, HAND_SOL_US)])
+
+
+def test_geomean_over_the_cases_all_passed_against_hand_values():
+    _, table = one_table(fixture_rows())
+    assert list(common_shapes(table)) == SHAPES[:2]  # `new` failed the third
+    summary = geomeans(table)
+    assert summary.at["base", "mean_us"] == pytest.approx(math.sqrt(100 * 300))
+    assert summary.at["new", "mean_us"] == pytest.approx(math.sqrt(50 * 100))
+    assert summary.at["new", "speedup"] == pytest.approx(math.sqrt(6))
+    hand_sol_geomean = math.sqrt(HAND_SOL_US[0] * HAND_SOL_US[1])
+    assert summary.at["new", "xsol"] == pytest.approx(math.sqrt(50 * 100) / hand_sol_geomean)
+    assert summary.at["base", "xsol"] == pytest.approx(math.sqrt(100 * 300) / hand_sol_geomean)
+    text = side_by_side(fixture_rows())
     geomean_line = next(line for line in text.splitlines() if line.startswith("geomean"))
-    assert "200.00" in geomean_line and "100.00" in geomean_line and "2.00x" in geomean_line
+    assert "173.21" in geomean_line and "70.71" in geomean_line and "2.45x" in geomean_line
+    assert "FAIL" in text and "geomean over 2 of 3 shapes: 1 dropped" in text
 
 
-def test_failed_shape_is_dropped_from_every_geomean():
-    rows = two_submissions(fast_passes_last=False)
-    group, = group_rows(rows)
-    assert group.common_shapes() == SHAPES[:2]
-    assert group.geomean_us("slow") == pytest.approx(math.sqrt(100.0 * 200.0))
+def test_all_passed_geomean_and_no_drop_note():
+    _, table = one_table(two_submissions())
+    assert geomeans(table)["mean_us"].tolist() == pytest.approx([200.0, 100.0])  # cube roots
+    assert "dropped" not in side_by_side(two_submissions())
+
+
+def test_missing_shape_is_na_and_dropped():
+    _, table = one_table(two_submissions()[:-1])  # `fast` never ran the last shape
+    assert table["passed"]["fast"].isna().tolist() == [False, False, True]
+    assert math.isnan(table.at[SHAPES[2], ("speedup", "fast")])
+    assert list(common_shapes(table)) == SHAPES[:2]
+    assert "n/a" in side_by_side(two_submissions()[:-1])
+
+
+@pytest.mark.parametrize("other", [
+    {"method": "events"}, {"method": "cold"}, {"method": "predicted"}, {"mode": "benchmark"},
+    {"engine": "source", "device": "cpu"}, {"engine": "isa", "device": "cpu"},
+    {"device": "AMD Instinct MI300X"}, {"engine": None},
+])
+def test_rows_that_measure_different_things_are_never_one_table(other):
+    rows = [row("a", SHAPES[0], 10.0), row("b", SHAPES[0], 5.0, **other)]
+    found = groups(frame_from_rows(rows))
+    assert len(found) == 2 and [len(part) for _, part in found] == [1, 1]
+    with pytest.raises(ValueError, match="pivot takes the rows of one group, got 2"):
+        pivot(frame_from_rows(rows))
     text = side_by_side(rows)
-    assert "FAIL" in text
-    assert "geomean over 2 of 3 shapes: 1 dropped" in text
+    assert text.startswith("2 tables") and "--method, --device, --engine" in text
+    assert "speedup vs b" in text  # b is alone in its table, never 2x against a
 
 
-def test_missing_shape_is_dropped_and_shown():
-    rows = two_submissions()[:-1]  # `fast` never ran the last shape
-    group, = group_rows(rows)
-    assert group.common_shapes() == SHAPES[:2]
-    assert "n/a" in side_by_side(rows)
+def test_titles_name_device_engine_and_flag_predicted_and_cpu_runs():
+    text = side_by_side([row("a", SHAPES[0], 1.0, method="predicted"),
+                         row("a", SHAPES[0], 1.0, engine="isa", device="cpu"),
+                         row("a", SHAPES[0], 1.0, engine=None, device="cpu")])
+    assert "method=predicted device=NVIDIA H200 engine=gpu [PREDICTED" in text
+    assert "device=cpu engine=isa [run on the CPU" in text
+    assert "device=cpu engine=unrecorded" in text
 
 
-def test_columns_follow_first_appearance_and_modes_split():
-    rows = [row("b", SHAPES[0], 10.0), row("a", SHAPES[0], 20.0),
-            row("a", SHAPES[0], 30.0, mode="benchmark", method="events")]
-    groups = group_rows(rows)
-    assert [(g.mode, g.method) for g in groups] == [("leaderboard", "leaderboard"), ("benchmark", "events")]
-    assert groups[0].submissions == ["b", "a"]
-    assert groups[0].speedup(SHAPES[0], "a") == pytest.approx(0.5)
+def test_columns_follow_first_appearance():
+    _, table = one_table([row("b", SHAPES[0], 10.0), row("a", SHAPES[0], 20.0)])
+    assert list(table["mean_us"].columns) == ["b", "a"]
+    assert table.at[SHAPES[0], ("speedup", "a")] == pytest.approx(0.5)
 
 
 def test_same_name_two_versions_become_two_columns():
-    rows = [row("submission", SHAPES[0], 10.0, submission_hash="111111111111"),
-            row("submission", SHAPES[0], 5.0, submission_hash="222222222222")]
-    group, = group_rows(rows)
-    assert group.submissions == ["submission@111111111111", "submission@222222222222"]
+    frame = frame_from_rows([row("submission", SHAPES[0], 10.0, submission_hash="111111111111"),
+                             row("submission", SHAPES[0], 5.0, submission_hash="222222222222")])
+    assert labels(frame).tolist() == ["submission@111111111111", "submission@222222222222"]
 
 
 def test_duplicate_rows_are_an_error():
-    with pytest.raises(ValueError, match="two rows"):
+    with pytest.raises(ValueError, match="two rows for a at m=1024"):
         side_by_side([row("a", SHAPES[0], 1.0), row("a", SHAPES[0], 2.0)])
 
 
 def test_untimed_rows_are_an_error():
     with pytest.raises(ValueError, match="no row has a timing"):
-        side_by_side([row("a", SHAPES[0], None, mode="test", method="")])
+        side_by_side([row("a", SHAPES[0], None, mode="test", method=None)])
+
+
+def test_harness_rows_with_their_message_key_are_accepted():
+    rows = [{**r, "message": "Maximum error: 0.0\nsecond line"} for r in two_submissions()]
+    assert "geomean" in side_by_side(rows)
 
 
 def test_table_shows_published_top_score_from_contract():
@@ -78,7 +129,7 @@ def test_table_shows_published_top_score_from_contract():
 
 def test_benchmark_coverage_detection():
     all_shapes = [(c.m, c.n, c.k) for c in cases("benchmarks")]
-    full, = group_rows([row("a", s, 1.0) for s in all_shapes])
-    part, = group_rows([row("a", s, 1.0) for s in SHAPES])
-    assert full.covers_benchmarks() and not part.covers_benchmarks()
-    assert full.geomean_us("a") == pytest.approx(geometric_mean([1.0] * len(all_shapes)))
+    _, full = one_table([row("a", s, 1.0) for s in all_shapes])
+    _, part = one_table([row("a", s, 1.0) for s in SHAPES])
+    assert covers_benchmarks(full) and not covers_benchmarks(part)
+    assert geomeans(full).at["a", "mean_us"] == pytest.approx(1.0)

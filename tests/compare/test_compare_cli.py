@@ -1,4 +1,4 @@
-"""The compare command line: charts, exit codes for bad input."""
+"""The compare command line and its charts: files written, titles, filters, exit codes."""
 from __future__ import annotations
 
 import csv
@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from eval.compare import main
-from eval.report import write_rows
-from tests.compare.rows import SHAPES, row, two_submissions
+from PIL import Image
+
+from eval.compare import groups, main, pivot
+from eval.plots import figure
+from eval.report import COLUMNS, frame_from_rows, write_rows
+from tests.compare.rows import DEVICE, SHAPES, row, two_submissions
 
 REPO = Path(__file__).resolve().parents[2]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -22,14 +25,38 @@ def split_csvs(tmp_path, rows):
     return paths
 
 
-def test_pngs_written_and_non_empty(tmp_path, capsys):
+def test_one_png_per_group_titled_with_device_and_method(tmp_path, capsys):
+    rows = two_submissions(fast_passes_last=False) + [
+        row("slow", SHAPES[0], 7.0, method="predicted"),
+        row("slow", SHAPES[0], 9.0e4, mode="benchmark", engine="source", device="cpu"),
+        row("slow", SHAPES[0], None, mode="test", method=None)]  # untimed: no chart
     out = tmp_path / "charts"
-    assert main(split_csvs(tmp_path, two_submissions(fast_passes_last=False)) + ["--png", str(out)]) == 0
-    names = sorted(p.name for p in out.iterdir())
-    assert len(names) == len(SHAPES) + 1 and "leaderboard_leaderboard_geomean.png" in names
+    assert main(split_csvs(tmp_path, rows) + ["--png", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "benchmark_leaderboard_cpu_source.png", "leaderboard_leaderboard_NVIDIA-H200_gpu.png",
+        "leaderboard_predicted_NVIDIA-H200_gpu.png"]
+    titles = {}
     for path in out.iterdir():
         assert path.read_bytes()[:8] == PNG_MAGIC and path.stat().st_size > 5000
-    assert "1 dropped" in capsys.readouterr().out
+        titles[path.name] = Image.open(path).text["Title"]
+    assert titles["leaderboard_leaderboard_NVIDIA-H200_gpu.png"].startswith(
+        f"mode=leaderboard method=leaderboard device={DEVICE} engine=gpu")
+    predicted = titles["leaderboard_predicted_NVIDIA-H200_gpu.png"]
+    assert "method=predicted" in predicted
+    assert "PREDICTED MI300X times from the model, not measured" in predicted
+    assert "device=cpu engine=source [run on the CPU" in titles["benchmark_leaderboard_cpu_source.png"]
+    printed = capsys.readouterr().out
+    assert "1 dropped" in printed and "4 tables" in printed
+
+
+def test_predicted_axes_say_predicted():
+    frame = frame_from_rows([row("a", SHAPES[0], 7.0, method="predicted"), row("a", SHAPES[0], 7.0)])
+    (predicted, p_rows), (measured, m_rows) = sorted(groups(frame), key=lambda g: g[0].method, reverse=True)
+    assert predicted.method == "predicted"
+    labels = [ax.get_ylabel() for ax in figure(predicted, pivot(p_rows)).axes]
+    assert labels == ["predicted time (us), lower is better", "predicted / MI300X speed of light"]
+    assert not any("predicted" in ax.get_ylabel() for ax in figure(measured, pivot(m_rows)).axes)
+    assert "PREDICTED" in figure(predicted, pivot(p_rows))._suptitle.get_text()
 
 
 def test_same_submission_from_two_files_stays_two_columns(tmp_path, capsys):
@@ -40,13 +67,26 @@ def test_same_submission_from_two_files_stays_two_columns(tmp_path, capsys):
     assert "after:sub" in capsys.readouterr().out
 
 
-def test_mode_filter_and_unknown_mode(tmp_path, capsys):
-    rows = two_submissions() + [row("slow", SHAPES[0], 7.0, mode="benchmark", method="events")]
+def test_filters_keep_one_group(tmp_path, capsys):
+    rows = two_submissions() + [row("slow", SHAPES[0], 7.0, mode="benchmark", method="events"),
+                                row("fast", SHAPES[0], 9.0, engine="isa", device="cpu")]
     paths = split_csvs(tmp_path, rows)
     assert main(paths + ["--mode", "benchmark"]) == 0
-    assert "mode=leaderboard" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "method=events" in out and "mode=leaderboard" not in out and "tables" not in out
+    assert main(paths + ["--engine", "isa"]) == 0
+    assert "engine=isa" in capsys.readouterr().out
+    assert main(paths + ["--device", DEVICE, "--method", "leaderboard"]) == 0
+    out = capsys.readouterr().out
+    assert "tables" not in out and "cpu" not in out
+
+
+def test_no_rows_for_a_filter_lists_what_the_files_hold(tmp_path, capsys):
+    paths = split_csvs(tmp_path, two_submissions())
     assert main(paths + ["--mode", "profile"]) == 2
-    assert "no rows for mode=profile" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no rows for mode=profile" in err
+    assert f"mode=leaderboard method=leaderboard device={DEVICE} engine=gpu" in err
 
 
 def test_missing_file_exit_code(tmp_path, capsys):
@@ -54,16 +94,24 @@ def test_missing_file_exit_code(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
-def test_other_schema_exit_code(tmp_path, capsys):
+def test_other_schema_exit_code_names_the_columns(tmp_path, capsys):
     path = tmp_path / "other.csv"
     with open(path, "w", newline="") as f:
         csv.writer(f).writerows([["name", "time"], ["x", "1.0"]])
     assert main([str(path)]) == 2
-    assert "not a report CSV" in capsys.readouterr().err
+    assert "not a report CSV of this version: missing column(s) 'submission'" in capsys.readouterr().err
+
+
+def test_old_report_without_engine_exit_code(tmp_path, capsys):
+    path = tmp_path / "old.csv"
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerow([name for name in COLUMNS if name != "engine"])
+    assert main([str(path)]) == 2
+    assert "missing column(s) 'engine'" in capsys.readouterr().err
 
 
 def test_untimed_rows_exit_code(tmp_path, capsys):
-    path = write_rows(tmp_path / "tests.csv", [row("a", SHAPES[0], None, mode="test", method="")])
+    path = write_rows(tmp_path / "tests.csv", [row("a", SHAPES[0], None, mode="test", method=None)])
     assert main([str(path)]) == 2
     assert "no row has a timing" in capsys.readouterr().err
 
