@@ -40,5 +40,6 @@ int main() {
     dump_all<16, 16, bfloat16_t>("bf16");
     dump_all<32, 8, bfloat16_t>("bf16");
     dump_all<16, 32, bfloat16_t>("bf16");
+    dump_all<32, 16, bfloat16_t>("bf16");
     return 0;
 }
