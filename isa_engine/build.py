@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import subprocess
 import sys
-import sysconfig
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +26,15 @@ from pathlib import Path
 import toolchain
 from eval.isa import hipify
 from eval.isa.source import LOAD_INLINE_PRELUDE
-from eval.isa.toolchain import CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_FLAGS, ToolchainMissing, device_lib_dir
+from eval.isa.capture import LoadInlineCall
+from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_DIR, ToolchainMissing,
+                               device_lib_dir, header_dirs, load_inline_flags)
 from isa_engine import bundle
 from isa_engine.errors import IsaBuildError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
 RUNTIME_DIR = PACKAGE_DIR / "runtime"
-TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"  # ATen/hip, c10/hip, thrust stand-ins, shared with eval.isa
 DEFAULT_BUILD_ROOT = PACKAGE_DIR.parent / "build" / "isa_engine"
 RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
 # Line tables only on the device side, so a fault can name the source line; LLVM keeps
@@ -62,13 +61,6 @@ class Extension:
 
 def progress(message: str) -> None:
     print(f"isa: {message}", file=sys.stderr, flush=True)
-
-
-def torch_include_flags() -> list[str]:
-    from torch.utils import cpp_extension
-
-    includes = cpp_extension.include_paths() + [sysconfig.get_path("include", scheme="posix_prefix")]
-    return [flag for path in includes for flag in ("-isystem", path)]
 
 
 def torch_library_dir() -> str:
@@ -111,8 +103,7 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
     if library.exists():
         return library
     out_dir.mkdir(parents=True, exist_ok=True)
-    includes = ["-I", str(CORE_DIR), "-I", str(RUNTIME_DIR), "-isystem", str(TORCH_HIP_DIR),
-                "-isystem", str(INCLUDE_DIR), *torch_include_flags()]
+    includes = ["-I", str(CORE_DIR), "-I", str(RUNTIME_DIR), *include_flags([])]
     objects = []
     for source in sources:
         obj = out_dir / f"{source.parent.name}_{source.stem}.o"
@@ -148,12 +139,11 @@ def _module_def(functions, with_pytorch_error_handling: bool) -> list[str]:
     return lines + ["}"]
 
 
-def _offload_arch_flags(flags: list[str]) -> list[str]:
-    """torch adds PYTORCH_ROCM_ARCH's --offload-arch when the flags name none; refuse others."""
-    arches = [f.split("=", 1)[1] for f in flags if f.startswith("--offload-arch=")]
-    if arches and toolchain.ROCM_ARCH not in arches:
-        raise IsaBuildError(f"the flags build for {', '.join(arches)}; the ISA engine runs {toolchain.ROCM_ARCH} only")
-    return [] if arches else ["--offload-arch=" + toolchain.ROCM_ARCH]
+def include_flags(extra_include_paths) -> list[str]:
+    """The user's folders, then what the offline report searches: our fp8/bf16 headers, the
+    library and ROCm-torch stand-ins, the installed torch's own headers."""
+    user = [f"-I{os.path.abspath(p)}" for p in extra_include_paths or []]
+    return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
 
 
 def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
@@ -169,18 +159,18 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
     if cuda:
         prelude = [] if no_implicit_headers else list(LOAD_INLINE_PRELUDE)
         hip_text = hipify.hipify_cuda_source("\n".join(prelude + cuda))
-    user_includes = [f"-I{os.path.abspath(p)}" for p in extra_include_paths or []]
-    common = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *user_includes,
-              "-isystem", str(TORCH_HIP_DIR), "-isystem", str(INCLUDE_DIR), *torch_include_flags()]
     extra_cflags = [f.strip() for f in extra_cflags or []]
-    extra_cuda_cflags = [f.strip() for f in extra_cuda_cflags or []]
-    cpp_flags = common + ["-fPIC", "-std=c++20"] + extra_cflags
-    # torch's order for ROCm: common, extra_cflags, its HIP flags, -std, the arch, extra_cuda_cflags;
-    # hipcc adds -O3 and its inlining options when no -O level is given.
-    hip_flags = common + extra_cflags + list(TORCH_HIP_FLAGS) + ["-std=c++20"]
-    hip_flags += _offload_arch_flags(extra_cflags + extra_cuda_cflags) + extra_cuda_cflags
-    if not any(re.match(r"-O\d?$|-O[sgz]$|-Ofast$", f) for f in hip_flags):
-        hip_flags += HIPCC_DEFAULT_FLAGS
+    call = LoadInlineCall(name=name, cuda_sources=cuda, cpp_sources=cpp, extra_cflags=extra_cflags,
+                          extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
+                          extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
+                          no_implicit_headers=no_implicit_headers)
+    includes = include_flags(extra_include_paths)
+    cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
+                 *extra_cflags]
+    # The runner's hipcc command (eval.isa.toolchain): hipcc adds -O3 when no -O level is given.
+    hip_flags = load_inline_flags(call)
+    optimised = any(flag.startswith("-O") for flag in hip_flags)
+    hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
     return Extension(name, "\n".join(cpp), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
                      Path(build_directory) if build_directory else None, verbose)
 

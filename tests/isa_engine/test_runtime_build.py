@@ -3,11 +3,8 @@ from __future__ import annotations
 
 import struct
 
-import pytest
-
 from isa_engine import bundle
 from isa_engine.build import extension
-from isa_engine.errors import IsaBuildError
 
 
 def read_bundle(data: bytes) -> dict[str, bytes]:
@@ -46,9 +43,9 @@ def test_the_arch_is_added_when_the_flags_name_none():
     assert "--offload-arch=gfx942" in extension("probe", "", "__global__ void k() {}").hip_flags
 
 
-def test_another_arch_is_refused():
-    with pytest.raises(IsaBuildError, match="gfx90a"):
-        extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["--offload-arch=gfx90a"])
+def test_the_users_arch_is_replaced_by_gfx942():
+    flags = extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["--offload-arch=gfx90a"]).hip_flags
+    assert "--offload-arch=gfx942" in flags and "--offload-arch=gfx90a" not in flags
 
 
 def test_cuda_sources_are_hipified_behind_load_inlines_prelude():

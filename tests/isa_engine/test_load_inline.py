@@ -1,0 +1,55 @@
+"""isa_engine.load_inline end to end: a HIP submission built as the runner builds it, its
+kernels run by the ISA engine's core. Skipped until the core (isa_engine/core/*.cpp) exists."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+import isa_engine
+from isa_engine.build import CORE_DIR
+
+pytestmark = pytest.mark.skipif(not any(CORE_DIR.glob("*.cpp")), reason="the ISA engine's core is not built yet")
+
+HIP = r"""
+#include <ATen/cuda/CUDAContext.h>
+
+// Each work-item writes (block, thread) coordinates: x + 8 y for both, and the block in the tens.
+__global__ void coordinates(int* out) {
+  const int block = blockIdx.x + gridDim.x * blockIdx.y;
+  const int thread = threadIdx.x + blockDim.x * threadIdx.y;
+  out[block * blockDim.x * blockDim.y + thread] = 1000 * block + thread;
+}
+
+__global__ void write_past(int* out, int n) { out[n + threadIdx.x] = 1; }
+
+torch::Tensor run_coordinates(torch::Tensor out, int64_t grid_x, int64_t grid_y, int64_t block_x, int64_t block_y) {
+  coordinates<<<dim3(grid_x, grid_y), dim3(block_x, block_y), 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<int>());
+  return out;
+}
+
+void run_write_past(torch::Tensor out) { write_past<<<1, 64>>>(out.data_ptr<int>(), 1 << 24); }
+"""
+CPP = """
+torch::Tensor run_coordinates(torch::Tensor out, int64_t grid_x, int64_t grid_y, int64_t block_x, int64_t block_y);
+void run_write_past(torch::Tensor out);
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return isa_engine.load_inline("isa_load_inline_probe", CPP, HIP, functions=["run_coordinates", "run_write_past"],
+                                  extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
+
+
+@pytest.mark.parametrize("grid, block", [((1, 1), (64, 1)), ((3, 2), (32, 4)), ((2, 1), (256, 1))])
+def test_every_work_item_writes_its_coordinates(module, grid, block):
+    threads = block[0] * block[1]
+    out = torch.full((grid[0] * grid[1] * threads,), -1, dtype=torch.int32)
+    module.run_coordinates(out, *grid, *block)
+    expected = torch.tensor([1000 * b + t for b in range(grid[0] * grid[1]) for t in range(threads)], dtype=torch.int32)
+    assert torch.equal(out, expected)
+
+
+def test_an_access_outside_every_tensor_is_a_fault_naming_the_kernel(module):
+    with pytest.raises(isa_engine.IsaFault, match="write_past"):
+        module.run_write_past(torch.zeros(64, dtype=torch.int32))
