@@ -137,18 +137,32 @@ class _Inert:
 
 
 def _pretend_gpu_host() -> None:
-    """GPU queries at import time must not stop the import."""
-    if (REPO_ROOT / "eval" / "simulated_host.py").exists():
-        importlib.import_module("eval.simulated_host").install()
-        return
+    """GPU queries at import time must not stop the import: the simulated MI300X host of the
+    emulator when it is there and installs, else inert answers."""
     import torch
 
     if torch.cuda.is_available():
         return
+    if (REPO_ROOT / "eval" / "simulated_host.py").exists():
+        try:
+            importlib.import_module("eval.simulated_host").install()
+            return
+        except Exception as error:  # a broken simulated host must not cost the report
+            print(f"eval.isa.capture: simulated MI300X host unavailable ({error}); GPU queries answer inertly",
+                  file=sys.stderr)
+    inert_cuda()
+
+
+def inert_cuda() -> None:
+    """torch.cuda's queries, streams, events and graphs answer with inert values; 'cuda' tensors
+    stay wherever torch puts them (a CPU build refuses them, which the import then reports)."""
+    import torch
+
     inert = _Inert("torch.cuda")
     for name in ("get_device_name", "get_device_properties", "get_device_capability", "current_device",
                  "synchronize", "current_stream", "set_device", "Stream", "Event", "CUDAGraph", "graph"):
         setattr(torch.cuda, name, getattr(inert, name))
+    torch.cuda.is_available = lambda: True
     torch.cuda.device_count = lambda: 1
 
 

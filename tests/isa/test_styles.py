@@ -5,6 +5,8 @@ intercepted (eval.isa.capture), so computed sources, every load_inline option, G
 import time, LLVM intrinsics declared by __asm label, inline assembly, library headers this
 machine cannot have and torch's real host API all reach clang as they would reach hipcc."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from eval.isa import CompileError, SourceError, report
 from eval.isa.capture import capture
 from eval.isa.source import translation_units
-from eval.isa.toolchain import device_compile_command
+from eval.isa.toolchain import REPO_ROOT, device_compile_command
 
 STYLES = Path(__file__).parent / "data" / "styles"
 
@@ -101,3 +103,14 @@ def test_error_in_computed_source_names_its_line_there():
         report(STYLES / "computed_error_submission.py")
     assert "computed_error_submission.py[cuda_sources]:4:" in str(failure.value)
     assert "missing_value" in str(failure.value)
+
+
+def test_without_the_simulated_host_gpu_queries_still_answer():
+    # The fallback when eval/simulated_host.py is absent or broken: the queries of
+    # gpu_query_submission.py run, answering inert values.
+    probe = ("from eval.isa.capture import inert_cuda; inert_cuda(); import torch; "
+             "assert torch.cuda.is_available(); "
+             "print(torch.cuda.get_device_properties(0).multi_processor_count, torch.cuda.get_device_name())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO_ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "isa capture stub" in done.stdout
