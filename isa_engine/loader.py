@@ -81,8 +81,8 @@ def _undefined_symbol(error: ImportError) -> str | None:
 
 def import_extension(path: Path, module_name: str):
     spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
     try:
+        module = importlib.util.module_from_spec(spec)  # dlopen: undefined symbols show here
         spec.loader.exec_module(module)
     except ImportError as exc:
         symbol = _undefined_symbol(exc)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from isa_engine import IsaFault, build, loader
+from isa_engine import IsaBuildError, IsaFault, build, loader
 
 DOUBLE = Path(__file__).with_name("runtime_double.cpp")
 
@@ -155,3 +155,10 @@ def test_a_second_load_comes_from_the_cache(module, capfd):
     ext = build.extension("isa_runtime_probe", CPP, HIP, FUNCTIONS, extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
     build.build(ext, build.runtime_library([DOUBLE]))
     assert "compiling" not in capfd.readouterr().err
+
+
+def test_a_hip_call_the_runtime_lacks_is_named_at_load():
+    hip = "void pci(char* id) { (void)hipDeviceGetPCIBusId(id, 16, 0); }"
+    ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"])
+    with pytest.raises(IsaBuildError, match=r"calls hipDeviceGetPCIBusId, which the ISA engine's HIP runtime does not provide"):
+        loader.load(ext, build.runtime_library([DOUBLE]))
