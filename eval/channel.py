@@ -21,7 +21,8 @@ _BUILTINS = {"dict", "list", "tuple", "set", "frozenset", "bytes", "bytearray", 
 _TORCH_NAMES = {
     ("torch.multiprocessing.reductions", "rebuild_cuda_tensor"),
     ("torch.multiprocessing.reductions", "rebuild_typed_storage"),
-    ("torch.storage", "UntypedStorage"), ("torch", "UntypedStorage"), ("torch", "Tensor"),
+    ("torch.storage", "UntypedStorage"), ("torch", "UntypedStorage"), ("torch.storage", "TypedStorage"),
+    ("torch", "TypedStorage"), ("torch", "Tensor"),
     ("torch", "Size"), ("torch", "device"), ("torch._utils", "_rebuild_device_tensor_from_numpy"),
 }
 

@@ -47,7 +47,7 @@ class Group(NamedTuple):
     @property
     def title(self) -> str:
         return (f"mode={self.mode or '-'} method={self.method or '-'} device={self.device or '-'} "
-                f"engine={self.engine or 'unrecorded'}"
+                f"engine={self.engine}"
                 + (" [PREDICTED MI300X times from the model, not measured]" if self.predicted else "")
                 + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu else ""))
 

@@ -69,8 +69,7 @@ def figure(group: Group, table: pd.DataFrame):
 
 
 def file_name(group: Group) -> str:
-    parts = [group.mode or "nomode", group.method or "untimed", group.device or "nodevice",
-             group.engine or "unrecorded"]
+    parts = [group.mode or "nomode", group.method or "untimed", group.device or "nodevice", group.engine]
     return "_".join(re.sub(r"[^A-Za-z0-9.]+", "-", part) for part in parts) + ".png"
 
 

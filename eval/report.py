@@ -46,10 +46,8 @@ SCHEMA: dict[str, Column] = {c.name: c for c in (
     Column("seed", "int", required=True),
     Column("mode", "category", doc="the stage that produced the row", required=True, values=MODES),
     Column("method", "category", doc="timing method, empty for the untimed modes", values=METHODS),
-    # NOTE: not `required` yet only so that rows of an eval/run.py that does not fill it still
-    # read (as NA, compared with nothing else); make it required once every row carries it.
     Column("engine", "category", doc="what ran the kernel: gpu, or the CPU engine (source, isa)",
-           values=ENGINES),
+           required=True, values=ENGINES),
     Column("runs", "int", doc="timed calls"),
     Column("mean_us", "float", "us"),
     Column("std_us", "float", "us"),

@@ -21,7 +21,8 @@ def write_cells(path, header, *lines):
 def one_line(**cells):
     """The cells of one valid row, with `cells` replaced."""
     good = {name: "" for name in COLUMNS} | {"submission": "a", "m": "64", "n": "64", "k": "128",
-                                             "seed": "1", "mode": "leaderboard", "passed": "1"}
+                                             "seed": "1", "mode": "leaderboard", "engine": "gpu",
+                                             "passed": "1"}
     return [(good | cells)[name] for name in COLUMNS]
 
 
@@ -58,10 +59,10 @@ def test_column_order_in_the_file_does_not_matter(tmp_path):
 
 
 def test_read_rows_gives_plain_python_values(tmp_path):
-    path = write_rows(tmp_path / "a.csv", [row("a", SHAPES[0], None, mode="test", method=None, engine=None)])
+    path = write_rows(tmp_path / "a.csv", [row("a", SHAPES[0], None, mode="test", method=None)])
     got, = read_rows(path)
     assert got["passed"] is True and got["m"] == SHAPES[0][0] and type(got["m"]) is int
-    assert got["mean_us"] is None and got["method"] is None and got["engine"] is None and got["error"] == ""
+    assert got["mean_us"] is None and got["method"] is None and got["engine"] == "gpu" and got["error"] == ""
 
 
 @pytest.mark.parametrize("missing", ["engine", "mean_us", "passed"])
