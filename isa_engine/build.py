@@ -25,9 +25,9 @@ from pathlib import Path
 
 import toolchain
 from eval.isa import hipify
-from eval.isa.source import LOAD_INLINE_PRELUDE
+from eval.isa import source
 from eval.isa.capture import LoadInlineCall
-from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_DIR, ToolchainMissing,
+from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, REPO_ROOT, TORCH_HIP_DIR, ToolchainMissing,
                                device_lib_dir, header_dirs, load_inline_flags)
 from isa_engine import bundle
 from isa_engine.errors import IsaBuildError
@@ -36,7 +36,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
 RUNTIME_DIR = PACKAGE_DIR / "runtime"
 DEFAULT_BUILD_ROOT = PACKAGE_DIR.parent / "build" / "isa_engine"
-RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
+RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
 # Line tables only on the device side, so a fault can name the source line; LLVM keeps
 # debug info from changing code generation.
 DEVICE_DEBUG_FLAGS = ("-gline-tables-only",)
@@ -146,24 +146,46 @@ def include_flags(extra_include_paths) -> list[str]:
     return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
 
 
+def caller_file() -> Path | None:
+    """The .py that called load_inline: the first frame outside the harness, the engines,
+    torch and importlib."""
+    import torch
+
+    skipped = (str(PACKAGE_DIR), str(REPO_ROOT / "eval"), str(REPO_ROOT / "emulator"), str(Path(torch.__file__).parent))
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.endswith(".py") and not filename.startswith(skipped) and Path(filename).is_file():
+            return Path(filename)
+        frame = frame.f_back
+    return None
+
+
+def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
+    """The .hip text of the runner; with `origin`, #line directives name the submission's own
+    lines, in compile errors and in the line tables a fault is reported with."""
+    if origin is not None:
+        return source.hipify_as_runner(origin, call, source._string_literals(origin))
+    prelude = [] if call.no_implicit_headers else list(source.LOAD_INLINE_PRELUDE)
+    return hipify.hipify_cuda_source("\n".join(prelude + call.cuda_sources))
+
+
 def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
               extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
-              with_pytorch_error_handling=True, no_implicit_headers=False) -> Extension:
-    """load_inline's arguments -> the Extension the ROCm runner would build."""
+              with_pytorch_error_handling=True, no_implicit_headers=False, origin: Path | None = None) -> Extension:
+    """load_inline's arguments -> the Extension the ROCm runner would build; `origin` is the
+    file that made the call, when known."""
     cpp = _ensure_list(cpp_sources)
     cuda = _ensure_list(cuda_sources)
     if not no_implicit_headers:
         cpp.insert(0, "#include <torch/extension.h>")
     cpp += _module_def(functions, with_pytorch_error_handling)
-    hip_text = None
-    if cuda:
-        prelude = [] if no_implicit_headers else list(LOAD_INLINE_PRELUDE)
-        hip_text = hipify.hipify_cuda_source("\n".join(prelude + cuda))
     extra_cflags = [f.strip() for f in extra_cflags or []]
     call = LoadInlineCall(name=name, cuda_sources=cuda, cpp_sources=cpp, extra_cflags=extra_cflags,
                           extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
                           extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
                           no_implicit_headers=no_implicit_headers)
+    hip_text = hipify_call(call, origin) if cuda else None
     includes = include_flags(extra_include_paths)
     cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
                  *extra_cflags]
@@ -233,5 +255,6 @@ def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functio
     if sycl_sources:
         raise IsaBuildError("load_inline: sycl_sources cannot run on the ISA engine (HIP only)")
     ext = extension(name, cpp_sources, cuda_sources, functions, extra_cflags, extra_cuda_cflags, extra_ldflags,
-                    extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers)
+                    extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers,
+                    caller_file())
     return loader.load(ext, runtime_library(), is_python_module)

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import struct
 
+import pytest
+
 from isa_engine import bundle
-from isa_engine.build import extension
+from isa_engine.build import build, extension
+from isa_engine.errors import IsaBuildError
 
 
 def read_bundle(data: bytes) -> dict[str, bytes]:
@@ -57,3 +60,12 @@ def test_cuda_sources_are_hipified_behind_load_inlines_prelude():
 def test_no_implicit_headers_leaves_the_sources_alone():
     ext = extension("probe", "int f();", None, no_implicit_headers=True)
     assert ext.hip is None and "#include <torch/extension.h>" not in ext.main_cpp
+
+
+def test_a_compile_error_names_the_submissions_own_line(tmp_path):
+    submission = tmp_path / "submission.py"
+    submission.write_text('SOURCE = """\n__global__ void k(float* p) {\n  p[0] = undeclared;\n}\n"""\n')
+    ext = extension("probe", "", ['\n__global__ void k(float* p) {\n  p[0] = undeclared;\n}\n'], origin=submission,
+                    build_directory=tmp_path / "build")
+    with pytest.raises(IsaBuildError, match=f"{submission}:3:.*undeclared"):
+        build(ext, tmp_path / "libisa_hip-unused.so")
