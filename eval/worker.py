@@ -27,7 +27,7 @@ from pathlib import Path
 
 import torch
 
-from eval import channel, engines, integrity, timing
+from eval import channel, engines, integrity, simulated_host, timing
 from eval.device import DeviceInfo, detect, synchronize
 from eval.verdict import WARMUP_SLOT
 from reference import contract
@@ -113,6 +113,8 @@ def _install_load_inline(device: DeviceInfo, engine: str) -> None:
 def load_submission(path: str, device: DeviceInfo, engine: str):
     """Import a submission file as the runner would; returns (custom_kernel, the snapshot
     of what the submission must leave alone, taken just before its import)."""
+    if not device.is_gpu:
+        simulated_host.install()  # after the harness detected its device, before the submission asks
     _install_load_inline(device, engine)
     path = Path(path)
     sys.path[:0] = [str(RUNNER_ENV), str(path.parent)]
