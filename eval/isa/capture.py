@@ -3,12 +3,13 @@
     python -m eval.isa.capture SUBMISSION.py OUT.json
 
 Real submissions compute their sources: zlib/bz2/base64 blobs, `.replace()` on templates,
-files read from beside submission.py. Only running the file gives the text, so we run it as the
-runner imports it: in its own process, its folder the working directory, the runner's `task` and
-`utils` modules (eval/runner_env) and our `reference` importable. Every load_inline call is
-recorded with all its arguments and answered with a stub module whose attributes are inert, so
-the import completes without a compiler or a GPU. A GPU query at import time answers as an
-MI300X host would (eval/simulated_host.py when present), else harmlessly.
+files read from beside submission.py, or files handed to cpp_extension.load. Only running the
+file gives the text, so we run it as the runner imports it: in its own process, its folder the
+working directory, the runner's `task` and `utils` modules (eval/runner_env) and our `reference`
+importable. Every load_inline (and load) call is recorded with all its arguments and answered
+with a stub module whose attributes are inert, so the import completes without a compiler or a
+GPU. A GPU query at import time answers as an MI300X host would (eval/simulated_host.py when
+present), else harmlessly.
 
 `capture(path)` runs that process and returns the recorded calls; SourceError says why not.
 """
@@ -91,6 +92,8 @@ def _record(calls: list[dict], signature: inspect.Signature, args: tuple, kwargs
         raise TypeError(f"load_inline{signature}: {error}") from None
     call.apply_defaults()
     bound = call.arguments
+    if "sources" in bound:  # cpp_extension.load: source files, compiled without implicit headers
+        bound = _load_as_inline(bound)
     functions = bound["functions"]
     if isinstance(functions, dict):
         functions = list(functions)
@@ -105,6 +108,20 @@ def _record(calls: list[dict], signature: inspect.Signature, args: tuple, kwargs
         "no_implicit_headers": bool(bound.get("no_implicit_headers", False)),
         "with_cuda": bound["with_cuda"],
     })
+
+
+_DEVICE_SUFFIXES = (".cu", ".cuh", ".hip")
+
+
+def _load_as_inline(bound: dict) -> dict:
+    """cpp_extension.load(name, sources=[files]) as the load_inline call it amounts to: the
+    device files' text as cuda_sources (one translation unit each on the runner; joined here),
+    the rest as cpp_sources, nothing prepended."""
+    paths = _as_list(bound["sources"])
+    texts = {path: Path(path).read_text() for path in paths}
+    return dict(bound, functions=None, no_implicit_headers=True,
+                cuda_sources=[text for path, text in texts.items() if path.endswith(_DEVICE_SUFFIXES)],
+                cpp_sources=[text for path, text in texts.items() if not path.endswith(_DEVICE_SUFFIXES)])
 
 
 class _Inert:
@@ -170,13 +187,18 @@ def _child(submission: Path, out: Path) -> int:
     import torch.utils.cpp_extension as cpp_extension
 
     calls: list[dict] = []
-    signature = inspect.signature(cpp_extension.load_inline)
 
-    def load_inline(*args, **kwargs):
-        _record(calls, signature, args, kwargs)
-        return _Inert(f"load_inline({kwargs.get('name', args[0] if args else '')!r})")
+    def intercept(original):
+        signature = inspect.signature(original)
 
-    cpp_extension.load_inline = load_inline
+        def recorded(*args, **kwargs):
+            _record(calls, signature, args, kwargs)
+            return _Inert(f"{original.__name__}({kwargs.get('name', args[0] if args else '')!r})")
+
+        return recorded
+
+    cpp_extension.load_inline = intercept(cpp_extension.load_inline)
+    cpp_extension.load = intercept(cpp_extension.load)
     sys.path[:0] = [str(RUNNER_ENV), str(submission.parent)]
     error = ""
     try:

@@ -1,8 +1,11 @@
 """The offline gfx942 device compile: Debian clang-19 run the way the runner's hipcc runs it.
 
 The runner builds a submission with torch's load_inline, which calls hipcc with torch's HIP
-defines plus the leaderboard flags; hipcc adds -O3 and two inlining options when no -O is
-given. We reproduce that device compile (and only it) with clang++-19 --cuda-device-only -S.
+defines, the installed torch's headers and the call's own flags; hipcc adds -O3 (when no -O is
+given) and two inlining options. We reproduce that device compile (and only it) with
+clang++-19 --cuda-device-only -S, against the real headers of the installed torch wheel; only
+what a ROCm build of torch alone ships (ATen/hip, c10/hip, rocThrust's complex) and libraries
+this machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt) come from toolchain/include.
 """
 
 from __future__ import annotations

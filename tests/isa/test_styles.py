@@ -28,6 +28,7 @@ def _line_of(path: Path, marker: str) -> int:
     ("bz2_submission.py", "bz2_kernel"),               # bz2 + base85, sources passed by position
     ("replace_submission.py", "replace_kernel"),       # str.replace on a template
     ("beside/beside_submission.py", "beside_kernel"),  # read from a file beside the submission
+    ("beside/load_submission.py", "loaded_kernel"),    # a .cu beside it, through cpp_extension.load
 ])
 def test_computed_sources_compile(submission, kernel):
     (report_row,) = report(STYLES / submission)
