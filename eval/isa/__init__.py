@@ -101,7 +101,8 @@ def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[st
         result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
         if result.returncode != 0:
             hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
-            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{result.stderr}{_standin_hint(result.stderr)}")
+            message = f"{path}: gfx942 compile failed{hipified}\n{result.stderr}"
+            raise CompileError(message + _standin_hint(result.stderr))
         return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
 
 

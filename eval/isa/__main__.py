@@ -17,7 +17,7 @@ from pathlib import Path
 
 from eval.isa import CompileError, SourceError, default_files, report
 from eval.isa.table import format_table, write_csv
-from eval.isa.toolchain import REPO_ROOT
+from eval.isa.toolchain import REPO_ROOT, ToolchainMissing
 
 DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
 
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         try:
             return path, report(path, args.keep_asm), None, time.perf_counter() - start
-        except (CompileError, SourceError) as error:
+        except (CompileError, SourceError, ToolchainMissing) as error:
             return path, [], error, time.perf_counter() - start
 
     rows, failed = [], 0
