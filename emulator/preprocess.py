@@ -6,7 +6,7 @@ Three rewrites, each keeping line numbers so compiler messages point at the user
   extern __shared__ T name[];                   ->  T* const name = ::emu::dynamic_lds<T>();
 asm labels and inline assembly (emulator/asm_rewrite.py), a source's own PYBIND11_MODULE
 (becomes a function the emulator's module calls), and a scan that rejects what the emulator
-cannot run (rocWMMA, builtins it does not implement) with the construct and line.
+cannot run (builtins it does not implement, MODE register access) with the construct and line.
 """
 from __future__ import annotations
 
@@ -101,7 +101,6 @@ def emulated_builtins() -> frozenset[str]:
 
 
 UNSUPPORTED = [
-    (re.compile(r"#\s*include\s*<(rocwmma/[^>]*)>"), "rocWMMA (<{0}>) is not supported by the emulator"),
     (re.compile(r"\b(__builtin_amdgcn_s_setreg|__builtin_amdgcn_s_getreg)\b"), "{0} (MODE register access) is not emulated"),
 ]
 
@@ -150,7 +149,8 @@ def rewrite_launches(src: str, masked: str, filename: str) -> str:
         end = matching(masked, p, "(", ")")
         args = src[p + 1:end - 1]
         label = " ".join(kernel.split()).replace('"', '\\"')
-        call = f'::emu::Launcher({config}).named("{label}")({kernel}{", " + args if args.strip() else ""})'
+        gap = "\n" * src.count("\n", j, start)  # keeps the line numbers of what follows
+        call = f'::emu::Launcher({config}).named("{label}")({kernel}{gap}{", " + args if args.strip() else ""})'
         edits.append((k, end, call))
     for a, b, text in reversed(edits):
         src = src[:a] + text + src[b:]

@@ -25,3 +25,9 @@ def builtins_module():
 def faults_module():
     return build("faults", ["divergent_shfl", "divergent_mfma", "barrier_exit", "barrier_mismatch", "lds_overflow",
                             "big_block", "lds_race", "wave_sync_ok"])
+
+
+@pytest.fixture(scope="session")
+def real_world_module():
+    return build("real_world", ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",
+                                "run_wild_pointer", "run_persistent"])

@@ -58,7 +58,6 @@ def test_wave_barrier_orders_lanes_of_a_wave(faults_module):
 
 
 @pytest.mark.parametrize("source,message", [
-    ("#include <rocwmma/rocwmma.hpp>\n", r"x.hip:1: rocWMMA"),
     ("__global__ void k() {\n int x = __builtin_amdgcn_permlane16(0, 0, 0, 0, 0, 0); }", r"x.hip:2: __builtin_amdgcn_permlane16 is not emulated"),
 ])
 def test_unsupported_constructs_fail_at_build_time(source, message):

@@ -30,6 +30,13 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
+// AMDGPU kernel attributes: clang rejects them on host functions, so they expand to nothing
+// inside __attribute__((...)) (an empty attribute is legal there).
+#define amdgpu_flat_work_group_size(...)
+#define amdgpu_waves_per_eu(...)
+#define amdgpu_num_vgpr(...)
+#define amdgpu_num_sgpr(...)
+#define amdgpu_max_num_work_groups(...)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 // `__shared__` declarations are rewritten by emulator/preprocess.py; one left over here was
 // not recognised.
@@ -40,10 +47,28 @@ constexpr int warpSize = 64;
 
 // ---- ids -------------------------------------------------------------------------------------
 using dim3 = ::emu::dim3_t;
-#define threadIdx (::emu::current_lane().thread_idx)
-#define blockIdx (::emu::current_lane().group->block_idx)
-#define blockDim (::emu::current_lane().group->launch->block)
-#define gridDim (::emu::current_lane().group->launch->grid)
+// As in HIP, each is an object whose x/y/z convert to the calling work-item's value (not a
+// macro, so members and functions of the same name elsewhere, e.g. rocWMMA's blockDim(), work).
+namespace emu {
+struct ThreadIds { static const UInt3& get() { return current_lane().thread_idx; } };
+struct BlockIds { static const UInt3& get() { return current_lane().group->block_idx; } };
+struct BlockDims { static const dim3_t& get() { return current_lane().group->launch->block; } };
+struct GridDims { static const dim3_t& get() { return current_lane().group->launch->grid; } };
+template <class F>
+struct Coordinates {
+  struct X { operator unsigned() const { return F::get().x; } };
+  struct Y { operator unsigned() const { return F::get().y; } };
+  struct Z { operator unsigned() const { return F::get().z; } };
+  static constexpr X x{};
+  static constexpr Y y{};
+  static constexpr Z z{};
+  operator dim3_t() const { return dim3_t(F::get().x, F::get().y, F::get().z); }
+};
+}  // namespace emu
+inline constexpr ::emu::Coordinates<::emu::ThreadIds> threadIdx{};
+inline constexpr ::emu::Coordinates<::emu::BlockIds> blockIdx{};
+inline constexpr ::emu::Coordinates<::emu::BlockDims> blockDim{};
+inline constexpr ::emu::Coordinates<::emu::GridDims> gridDim{};
 inline unsigned __lane_id() { return ::emu::current_lane().lane_id; }
 
 // ---- synchronisation ------------------------------------------------------------------------

@@ -1,0 +1,70 @@
+// Constructs of real submissions the emulator must run (or refuse clearly at run time).
+#include <hip/hip_runtime.h>
+
+typedef int int32x4_t __attribute__((ext_vector_type(4)));
+__device__ float buffer_load_f32(int32x4_t rsrc, int voffset, int soffset, int aux) __asm("llvm.amdgcn.raw.buffer.load.f32");
+__device__ int32x4_t buffer_load_x4(int32x4_t, int, int, int) __asm("llvm.amdgcn.raw.buffer.load.v4i32");
+__device__ void buffer_store_f32(float v, int32x4_t rsrc, int voffset, int soffset, int aux) __asm("llvm.amdgcn.raw.buffer.store.f32");
+__device__ float not_emulated_intrinsic(float) __asm("llvm.amdgcn.not.a.real.intrinsic");
+
+__device__ int32x4_t rsrc_of(const void* p, unsigned bytes) {
+  unsigned long long a = reinterpret_cast<unsigned long long>(p);
+  return int32x4_t{int(a & 0xffffffffu), int((a >> 32) & 0xffff), int(bytes), 0x00020000};
+}
+
+// out[i] = in[i] * 2 through buffer ops; the last 4 reads are out of range and read 0
+__global__ void buffer_copy(const float* in, float* out, int n) {
+  int i = threadIdx.x;
+  asm volatile("s_waitcnt vmcnt(0)\n s_nop 0" ::: "memory");
+  float v = buffer_load_f32(rsrc_of(in, (n - 4) * 4), i * 4, 0, 0);
+  buffer_store_f32(v * 2, rsrc_of(out, n * 4), i * 4, 0, 0);
+}
+
+__global__ void general_asm(float* out) {
+  float v;
+  asm volatile("v_mov_b32 %0, 1.0" : "=v"(v));
+  out[threadIdx.x] = v;
+}
+
+__global__ void calls_unknown_intrinsic(float* out) { out[threadIdx.x] = not_emulated_intrinsic(1.f); }
+
+__device__ __noinline__ int deep(volatile int depth) {
+  volatile char pad[4096];
+  pad[0] = char(depth);
+  return depth == 0 ? pad[0] : deep(depth - 1) + pad[0];
+}
+__global__ void overflow_stack(int* out) { out[threadIdx.x] = deep(1 << 20); }
+
+__global__ void wild_pointer(int* out) {
+  if (threadIdx.x == 5) *reinterpret_cast<volatile int*>(16) = 1;
+}
+
+// 1024 work-items, LDS declared inside the tile loop, buffers swapped through pointers
+template <int kThreads, int kTiles>
+__global__ __launch_bounds__(1024, 4) void persistent_sum(const int* in, int* out) {
+  for (int tile = blockIdx.x; tile < kTiles; tile += gridDim.x) {
+    __shared__ int ping[kThreads], pong[kThreads];
+    int* cur = ping;
+    int* next = pong;
+    cur[threadIdx.x] = in[tile * kThreads + threadIdx.x];
+    __syncthreads();
+    for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+      next[threadIdx.x] = threadIdx.x < unsigned(stride) ? cur[threadIdx.x] + cur[threadIdx.x + stride] : 0;
+      __syncthreads();
+      int* t = cur; cur = next; next = t;
+    }
+    if (threadIdx.x == 0) out[tile] = cur[0];
+    __syncthreads();
+  }
+}
+
+void run_buffer_copy(torch::Tensor in, torch::Tensor out) {
+  buffer_copy<<<1, 64>>>(in.data_ptr<float>(), out.data_ptr<float>(), 64);
+}
+void run_general_asm(torch::Tensor out) { general_asm<<<1, 64>>>(out.data_ptr<float>()); }
+void run_unknown_intrinsic(torch::Tensor out) { calls_unknown_intrinsic<<<1, 64>>>(out.data_ptr<float>()); }
+void run_overflow(torch::Tensor out) { overflow_stack<<<1, 64>>>(out.data_ptr<int>()); }
+void run_wild_pointer(torch::Tensor out) { wild_pointer<<<1, 64>>>(out.data_ptr<int>()); }
+void run_persistent(torch::Tensor in, torch::Tensor out) {
+  persistent_sum<1024, 6><<<dim3(4), dim3(1024)>>>(in.data_ptr<int>(), out.data_ptr<int>());
+}

@@ -1,0 +1,108 @@
+"""What real leaderboard submissions do (issue 9): asm labels bound to LLVM intrinsics, inline
+asm, every load_inline argument, kernel shapes, and faults that must become clear errors."""
+import pytest
+import torch
+
+from emulator import EmulatorBuildError, EmulatorError
+from emulator.build import host_flags, host_ldflags, translation_unit
+from emulator.preprocess import preprocess
+
+
+# ---- source rewrites (no build) ------------------------------------------------------------
+def test_asm_label_declarations_become_calls_of_the_emulated_intrinsic():
+    src = ('__device__ int32x4_t ld(int32x4_t rsrc, int voffset, int, int aux = 0)\n'
+           '    __asm("llvm.amdgcn.raw.buffer.load.v4i32");\n'
+           '__device__ void st(float, int32x4_t, int, int, int) __asm("llvm.amdgcn.struct.buffer.store.f32");\n'
+           '__device__ void wait(int) __asm("llvm.amdgcn.s.waitcnt");\n'
+           '__device__ int rfl(int) __asm("llvm.amdgcn.readfirstlane.i32");\n'
+           '__device__ float odd(float) __asm("llvm.amdgcn.nothing.like.this");\n'
+           'int after = 1;\n')
+    out = preprocess(src, "x.hip")
+    assert out.count("\n") == src.count("\n") + 1 and "int after = 1;" in out.splitlines()[7]
+    assert "ld(int32x4_t p0, int p1, int p2, int p3 = 0)" in out
+    assert "::emu::llvm::raw_buffer_load<16>(p0, p1, p2, p3)" in out
+    assert "::emu::llvm::struct_buffer_store<4>(p0, p1, p2, p3, p4)" in out
+    assert "wait(int p0) { }" in out and "__builtin_amdgcn_readfirstlane(p0)" in out
+    assert 'not_emulated("llvm.amdgcn.nothing.like.this", "x.hip", 6)' in out
+
+
+@pytest.mark.parametrize("asm,expected", [
+    ('asm volatile("s_waitcnt lgkmcnt(0)" ::: "memory");', "((void)0);"),
+    ('asm volatile("" : "+v"(x));', "((void)0);"),
+    ('__asm__ __volatile__("s_setprio 1\\n\\ts_nop 2");', "((void)0);"),
+    ('asm volatile("s_waitcnt vmcnt(0)\\n s_barrier" ::: "memory");', "(__syncthreads());"),
+    ('asm volatile("v_add_f32 %0, %1, %2" : "=v"(x) : "v"(x), "v"(x));',
+     '::emu::inline_asm_reached("x.hip", 1, "v_add_f32 %0, %1, %2", "v_add_f32");'),
+])
+def test_inline_asm_statements(asm, expected):
+    assert preprocess(asm, "x.hip").splitlines()[1] == expected
+
+
+def test_launch_of_a_template_kernel_keeps_its_arguments_and_name():
+    out = preprocess("void f(int* p) { k<64, Cfg<2>>\n<<<dim3(1), 1024>>>(p); }", "x.hip")
+    assert '::emu::Launcher(dim3(1), 1024).named("k<64, Cfg<2>>")(k<64, Cfg<2>>\n, p)' in out
+
+
+def test_own_pybind_module_and_functions_omitted():
+    src = ('#include <pybind11/pybind11.h>\nint twice(int x) { return 2 * x; }\n'
+           'PYBIND11_MODULE(TORCH_EXTENSION_NAME, mod) {\n  mod.def("twice", &twice);\n}\n')
+    tu = translation_unit("own", [], [src], None)
+    assert "static void emu_user_module_own_hip0_hip(pybind11::module_& mod)" in tu
+    assert "  emu_user_module_own_hip0_hip(m);" in tu and "PYBIND11_MODULE(TORCH" not in tu.split("binding.cpp")[0]
+
+
+def test_host_code_sees_cpu_tensors_as_the_gpu():
+    out = preprocess("bool f(at::Tensor t) { return t.is_cuda() && t.device().type() == at::kCUDA; }\n"
+                     "auto g(at::Tensor t) { return t.cuda(); }", "x.cpp")
+    assert "t.is_cpu() && t.device().type() == at::kCPU" in out and "t.cpu()" in out
+
+
+def test_flags_meant_for_the_device_compiler_are_dropped():
+    flags = ["-O3", "-Ofast", "-march=native", "-Werror", "-save-temps", "--save-temps", "-std=c++17",
+             "--offload-arch=gfx942", "-mllvm", "-amdgpu-early-inline-all=true", "-ffast-math", "-DKEEP=1",
+             "-I/some/where", "-Wall", "-x", "hip", "-munsafe-fp-atomics"]
+    assert host_flags(flags) == ["-DKEEP=1", "-I/some/where", "-Wall"]
+    assert host_flags("-O3 -DX") == ["-DX"]
+    assert host_ldflags(["-L/opt/rocm/lib", "-lamdhip64", "-lhipblaslt", "-lm"]) == ["-lm"]
+
+
+def test_file_scope_asm_is_refused_at_build_time():
+    with pytest.raises(EmulatorBuildError, match=r"x.hip:2: cannot parse this asm"):
+        preprocess("int x;\nasm;\n", "x.hip")
+
+
+# ---- built and run -----------------------------------------------------------------------
+def test_raw_buffer_intrinsics_and_scheduling_asm_run(real_world_module):
+    src = torch.arange(64, dtype=torch.float32)
+    out = torch.full((64,), -1.0)
+    real_world_module.run_buffer_copy(src, out)
+    assert out.tolist() == [2.0 * i for i in range(60)] + [0.0] * 4
+
+
+def test_executed_general_asm_names_its_line(real_world_module):
+    with pytest.raises(EmulatorError, match=r'inline assembly "v_mov_b32 %0, 1.0" at real_world_hip0.hip:25 was executed'):
+        real_world_module.run_general_asm(torch.zeros(64))
+
+
+def test_calling_an_intrinsic_the_emulator_lacks_names_its_declaration(real_world_module):
+    with pytest.raises(EmulatorError, match=r"llvm.amdgcn.not.a.real.intrinsic \(declared at real_world_hip0.hip:8\)"):
+        real_world_module.run_unknown_intrinsic(torch.zeros(64))
+
+
+def test_stack_overflow_is_an_error_naming_kernel_and_launch(real_world_module):
+    with pytest.raises(EmulatorError, match=r"work-item stack overflow .*EMU_STACK_KB.* in kernel overflow_stack "
+                                            r"\(launched at real_world_hip0.hip:\d+\), work-item \(0,0,0\)"):
+        real_world_module.run_overflow(torch.zeros(64, dtype=torch.int32))
+
+
+def test_wild_pointer_is_an_error_not_a_crash(real_world_module):
+    with pytest.raises(EmulatorError, match=r"segmentation fault \(invalid memory access at address 0x10\) in kernel "
+                                            r"wild_pointer .* work-item \(5,0,0\)"):
+        real_world_module.run_wild_pointer(torch.zeros(64, dtype=torch.int32))
+
+
+def test_persistent_kernel_with_1024_work_items(real_world_module):
+    data = torch.randint(-100, 100, (6 * 1024,), dtype=torch.int32)
+    out = torch.zeros(6, dtype=torch.int32)
+    real_world_module.run_persistent(data, out)
+    assert out.tolist() == data.view(6, 1024).sum(1).tolist()
