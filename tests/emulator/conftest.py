@@ -27,7 +27,10 @@ def faults_module():
                             "big_block", "lds_race", "wave_sync_ok"])
 
 
+REAL_WORLD_FUNCTIONS = ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",
+                        "run_wild_pointer", "run_persistent", "run_cuda_names"]
+
+
 @pytest.fixture(scope="session")
 def real_world_module():
-    return build("real_world", ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",
-                                "run_wild_pointer", "run_persistent"])
+    return build("real_world", REAL_WORLD_FUNCTIONS)

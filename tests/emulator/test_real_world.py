@@ -79,6 +79,13 @@ def test_raw_buffer_intrinsics_and_scheduling_asm_run(real_world_module):
     assert out.tolist() == [2.0 * i for i in range(60)] + [0.0] * 4
 
 
+def test_host_code_with_cuda_names_and_torch_stream_api(real_world_module):
+    src = torch.ones(64)
+    out = torch.zeros(64)
+    real_world_module.run_cuda_names(src, out)
+    assert out[:60].tolist() == [2.0] * 60
+
+
 def test_executed_general_asm_names_its_line(real_world_module):
     with pytest.raises(EmulatorError, match=r'inline assembly "v_mov_b32 %0, 1.0" at real_world_hip0.hip:25 was executed'):
         real_world_module.run_general_asm(torch.zeros(64))

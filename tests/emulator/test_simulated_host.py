@@ -68,10 +68,9 @@ def test_cuda_graph_replay_reruns_torch_ops_and_emulated_kernels():
     out = run_fresh("""
         import json, torch
         from eval import simulated_host
-        from tests.emulator.conftest import build
+        from tests.emulator.conftest import REAL_WORLD_FUNCTIONS, build
         simulated_host.install()
-        module = build("real_world", ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",
-                                      "run_wild_pointer", "run_persistent"])
+        module = build("real_world", REAL_WORLD_FUNCTIONS)
         src = torch.zeros(64, device="cuda")
         out = torch.empty(64, device="cuda")
         graph = torch.cuda.CUDAGraph()

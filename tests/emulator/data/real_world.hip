@@ -68,3 +68,15 @@ void run_wild_pointer(torch::Tensor out) { wild_pointer<<<1, 64>>>(out.data_ptr<
 void run_persistent(torch::Tensor in, torch::Tensor out) {
   persistent_sum<1024, 6><<<dim3(4), dim3(1024)>>>(in.data_ptr<int>(), out.data_ptr<int>());
 }
+
+// Host code written with CUDA names (hipified on a ROCm runner), torch's stream and guard API
+#include <cuda_runtime.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <ATen/cuda/CUDAContext.h>
+void run_cuda_names(torch::Tensor in, torch::Tensor out) {
+  TORCH_CHECK(in.is_cuda() && in.device().type() == torch::kCUDA, "inputs must be CUDA tensors");
+  const at::cuda::OptionalCUDAGuard guard(device_of(in));
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+  buffer_copy<<<1, 64, 0, stream>>>(in.data_ptr<float>(), out.data_ptr<float>(), 64);
+  TORCH_CHECK(cudaGetLastError() == cudaSuccess, "launch failed");
+}

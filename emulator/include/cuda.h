@@ -1,0 +1,3 @@
+// See cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"
