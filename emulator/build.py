@@ -144,14 +144,20 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
         return pch
     pch.parent.mkdir(parents=True, exist_ok=True)
     header = pch.with_suffix(".h")
-    header.write_text(PRELUDE)
-    partial = pch.with_suffix(f".{os.getpid()}.tmp")
+    header_tmp, pch_tmp = (pch.with_suffix(f".{os.getpid()}.{ext}.tmp") for ext in ("h", "pch"))
     try:
-        subprocess.run([*command, str(header), "-o", str(partial)], check=True, capture_output=True, timeout=600)
-        os.replace(partial, pch)
+        # NOTE: clang checks the mtime of every input of a PCH: the header is created once,
+        # atomically, and never rewritten (another process may be building from it).
+        header_tmp.write_text(PRELUDE)
+        with contextlib.suppress(FileExistsError):
+            os.link(header_tmp, header)
+        subprocess.run([*command, str(header), "-o", str(pch_tmp)], check=True, capture_output=True, timeout=600)
+        os.replace(pch_tmp, pch)
     except (OSError, subprocess.SubprocessError):
-        partial.unlink(missing_ok=True)
         return None
+    finally:
+        header_tmp.unlink(missing_ok=True)
+        pch_tmp.unlink(missing_ok=True)
     return pch
 
 
@@ -188,13 +194,22 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     if pch:
         flags = flags + ["-include-pch", str(pch)]
     includes = [str(INCLUDE_DIR)] + [str(p) for p in STANDIN_DIRS if p.is_dir()] + list(extra_include_paths or [])
+    def build(cflags):
+        return cpp_extension.load(name=f"{name}_{digest}", sources=[str(main)], extra_cflags=cflags,
+                                  extra_ldflags=ldflags, extra_include_paths=includes,
+                                  build_directory=str(build_dir), verbose=verbose, with_cuda=False,
+                                  is_python_module=is_python_module, keep_intermediates=keep_intermediates)
+
     with compiler_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            module = cpp_extension.load(name=f"{name}_{digest}", sources=[str(main)], extra_cflags=flags,
-                                        extra_ldflags=ldflags, extra_include_paths=includes,
-                                        build_directory=str(build_dir), verbose=verbose, with_cuda=False,
-                                        is_python_module=is_python_module, keep_intermediates=keep_intermediates)
+            try:
+                module = build(flags)
+            except RuntimeError as e:
+                if not pch or "precompiled header" not in str(e):
+                    raise
+                pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
+                module = build(flags[:-2])
         except RuntimeError as e:
             raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
     from emulator.schedules import wrap_for_schedules

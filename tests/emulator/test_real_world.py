@@ -113,3 +113,10 @@ def test_persistent_kernel_with_1024_work_items(real_world_module):
     out = torch.zeros(6, dtype=torch.int32)
     real_world_module.run_persistent(data, out)
     assert out.tolist() == data.view(6, 1024).sum(1).tolist()
+
+
+def test_precompiled_prelude_only_for_flags_that_keep_it_valid(monkeypatch):
+    from emulator.build import BASE_FLAGS, prelude_pch
+    assert prelude_pch(BASE_FLAGS, ["-fno-strict-aliasing"]) is None
+    monkeypatch.setenv("EMU_PCH", "0")
+    assert prelude_pch(BASE_FLAGS, ["-DX=1"]) is None
