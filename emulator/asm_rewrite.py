@@ -27,6 +27,7 @@ SCHEDULING_ONLY = {"s_nop", "s_waitcnt", "s_waitcnt_vmcnt", "s_waitcnt_lgkmcnt",
                    "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_inv", "s_dcache_wb",
                    "s_dcache_inv", "v_nop"}
 BARRIER = "s_barrier"
+COUNTERS = {"s_memtime": "__builtin_amdgcn_s_memtime", "s_memrealtime": "__builtin_amdgcn_s_memrealtime"}
 TYPE_WORDS = {"int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "void", "const",
               "volatile", "_Float16", "__fp16", "__bf16", "auto", "struct", "typename", "__restrict__",
               "__restrict", "restrict"}
@@ -99,6 +100,12 @@ def _statement_replacement(src: str, masked: str, filename: str, start: int, end
     if all(m in SCHEDULING_ONLY or m == BARRIER for m in mnemonics):
         barriers = sum(m == BARRIER for m in mnemonics)
         return ("(" + ", ".join(["__syncthreads()"] * barriers) + ")" if barriers else "((void)0)") + newlines
+    counters = [m for m in mnemonics if m in COUNTERS]
+    if len(counters) == 1 and all(m in SCHEDULING_ONLY or m in COUNTERS for m in mnemonics):
+        output = re.match(r'\s*"=&?\w+"\s*\((.*)\)\s*$', inner[len(LEADING_STRINGS.match(inner).group(0)):]
+                          .split(":")[1] if inner.count(":") >= 1 else "", re.S)
+        if output:  # a debug clock read: the host counter (see amdgcn.h)
+            return f"(({output.group(1)}) = {COUNTERS[counters[0]]}())" + newlines
     first = mnemonics[0] if mnemonics else ""
     text = " ".join(template.split())[:60].replace("\\", "\\\\").replace('"', '\\"')
     return f'::emu::inline_asm_reached("{filename}", {_line(src, start)}, "{text}", "{first}")' + newlines

@@ -31,6 +31,7 @@ def test_asm_label_declarations_become_calls_of_the_emulated_intrinsic():
     ('asm volatile("" : "+v"(x));', "((void)0);"),
     ('__asm__ __volatile__("s_setprio 1\\n\\ts_nop 2");', "((void)0);"),
     ('asm volatile("s_waitcnt vmcnt(0)\\n s_barrier" ::: "memory");', "(__syncthreads());"),
+    ('asm volatile("s_memtime %0\\n s_waitcnt lgkmcnt(0)" : "=s"(t));', "((t) = __builtin_amdgcn_s_memtime());"),
     ('asm volatile("v_add_f32 %0, %1, %2" : "=v"(x) : "v"(x), "v"(x));',
      '::emu::inline_asm_reached("x.hip", 1, "v_add_f32 %0, %1, %2", "v_add_f32");'),
 ])
@@ -84,6 +85,12 @@ def test_host_code_with_cuda_names_and_torch_stream_api(real_world_module):
     out = torch.zeros(64)
     real_world_module.run_cuda_names(src, out)
     assert out[:60].tolist() == [2.0] * 60
+
+
+def test_debug_clocks_advance(real_world_module):
+    out = torch.zeros(64, dtype=torch.int32)
+    real_world_module.run_clocks(out)
+    assert out.tolist() == [1] * 64
 
 
 def test_executed_general_asm_names_its_line(real_world_module):

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 
 #include "emu/cross_lane.h"
 #include "emu/mfma.h"
@@ -64,6 +65,14 @@ inline void __builtin_amdgcn_fence(int, const char*) {}
 inline void __builtin_amdgcn_fence(int, const char*, const char*) {}
 inline void __builtin_amdgcn_buffer_wbinvl1() {}
 inline void __builtin_amdgcn_s_dcache_wb() {}
+// Counters for debug timing: the host's cycle counter and a 100 MHz clock (gfx942's
+// s_memrealtime rate). Their values mean nothing about MI300X time.
+inline unsigned long long __builtin_amdgcn_s_memtime() { return __builtin_readcyclecounter(); }
+inline unsigned long long __builtin_amdgcn_s_memrealtime() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_sec * 100000000ull + (unsigned long long)ts.tv_nsec / 10;
+}
 
 // ---- cross-lane data movement ---------------------------------------------------------------
 inline int __builtin_amdgcn_update_dpp(int old, int src, int ctrl, int row_mask, int bank_mask, bool bound_ctrl,

@@ -131,6 +131,11 @@ inline unsigned long long __activemask(::emu::Loc site = ::emu::Loc::current()) 
   return __builtin_amdgcn_read_exec(site);
 }
 
+// ---- clocks (debug timing only: host counters, not MI300X time) --------------------------------
+inline long long clock64() { return (long long)__builtin_amdgcn_s_memtime(); }
+inline long long wall_clock64() { return (long long)__builtin_amdgcn_s_memrealtime(); }
+inline long long __clock64() { return clock64(); }
+
 // ---- bit tricks and reinterpretation ---------------------------------------------------------
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }

@@ -80,3 +80,18 @@ void run_cuda_names(torch::Tensor in, torch::Tensor out) {
   buffer_copy<<<1, 64, 0, stream>>>(in.data_ptr<float>(), out.data_ptr<float>(), 64);
   TORCH_CHECK(cudaGetLastError() == cudaSuccess, "launch failed");
 }
+
+// Debug timing: clock64() and an s_memtime cycle-counter helper; out[i] = 1 when time advanced
+__device__ unsigned long long cycles() {
+  unsigned long long t;
+  asm volatile("s_memtime %0\n s_waitcnt lgkmcnt(0)" : "=s"(t));
+  return t;
+}
+__global__ void clocks(int* out) {
+  long long a = clock64();
+  unsigned long long b = cycles();
+  long long w0 = wall_clock64();
+  for (volatile int i = 0; i < 100000; ++i) {}
+  out[threadIdx.x] = clock64() > a && cycles() > b && wall_clock64() > w0;
+}
+void run_clocks(torch::Tensor out) { clocks<<<1, 64>>>(out.data_ptr<int>()); }
