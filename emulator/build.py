@@ -20,7 +20,8 @@ from emulator.errors import EmulatorBuildError
 from emulator.preprocess import INCLUDE_DIR, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
-BASE_FLAGS = ["-O2", "-std=c++20", "-g0", "-Wno-unused-result", "-Wno-deprecated-declarations",
+# NOTE: line tables only (no variables): a fault inside a kernel can then name its source line.
+BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "-Wno-deprecated-declarations",
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt).
 STANDIN_DIRS = [Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"]

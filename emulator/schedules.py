@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import subprocess
+from pathlib import Path
 
 import torch
 
@@ -83,10 +86,36 @@ def checked(fn, name: str, n: int):
 CALL_OBSERVERS: list = []
 
 
+PC_MARKER = re.compile(r" \[pc (/\S+)\+(0x[0-9a-f]+)\]")
+
+
+def symbolized(message: str) -> str:
+    """The emulator's "[pc object+offset]" marker replaced by "at file:line (function)"."""
+    m = PC_MARKER.search(message)
+    if not m:
+        return message
+    try:
+        out = subprocess.run(["llvm-symbolizer-19", "--obj", m.group(1), "--relative-address", m.group(2)],
+                             capture_output=True, text=True, timeout=60).stdout.split("\n")
+        function, place = out[0].strip(), out[1].strip()
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return message
+    if not place or place.startswith("??"):
+        return PC_MARKER.sub("", message)
+    file, line = place.split(":")[:2]
+    return PC_MARKER.sub("", message) + f"; faulting line {Path(file).name}:{line} (in {function})"
+
+
 def observed(fn):
     @functools.wraps(fn)
     def run(*args, **kwargs):
-        result = fn(*args, **kwargs)
+        try:
+            result = fn(*args, **kwargs)
+        except EmulatorError as exc:
+            text = symbolized(str(exc))
+            if text == str(exc):
+                raise
+            raise type(exc)(text) from None
         for observer in list(CALL_OBSERVERS):
             observer(fn, args, kwargs, result)
         return result

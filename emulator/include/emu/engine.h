@@ -17,6 +17,8 @@
 #include <memory>
 #include <mutex>
 #include <csignal>
+#include <dlfcn.h>
+#include <ucontext.h>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -192,13 +194,25 @@ inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
   }
   Group& g = *lane->group;
   long overflow = g.stacks.guard_hit(info->si_addr);
+  std::string where;
+#if defined(__x86_64__) && defined(__linux__)
+  // NOTE: the faulting instruction, as "[pc <object>+0x<offset>]": the Python side turns it
+  // into the source line (llvm-symbolizer on the module's line tables).
+  void* pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
+  Dl_info dl{};
+  if (dladdr(pc, &dl) && dl.dli_fname) {
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "%#lx", (unsigned long)(static_cast<char*>(pc) - static_cast<char*>(dl.dli_fbase)));
+    where = std::string(" [pc ") + dl.dli_fname + "+" + offset + "]";
+  }
+#endif
   char address[32];
   std::snprintf(address, sizeof address, "%p", info->si_addr);
   g.failure = (overflow >= 0 ? "work-item stack overflow (" + std::to_string(g.stacks.usable_bytes() >> 10) +
                                    " KiB per work-item; EMU_STACK_KB=n raises it)"
                              : std::string(sig == SIGBUS ? "bus error" : "segmentation fault") +
                                    " (invalid memory access at address " + address + ")") +
-              " in " + launch_name(*g.launch) + ", " + lane_name(*lane);
+              " in " + launch_name(*g.launch) + ", " + lane_name(*lane) + where;
   lane->state = LaneState::Failed;
   context_switch(lane->ctx, g.scheduler);  // never resumed: the scheduler fails the launch
   __builtin_trap();
@@ -338,7 +352,7 @@ inline std::string launch_name(const Launch& L) {
 
 inline std::string lane_name(const Lane& lane) {
   return "work-item (" + std::to_string(lane.thread_idx.x) + "," + std::to_string(lane.thread_idx.y) + "," +
-         std::to_string(lane.thread_idx.z) + ") of " + group_name(*lane.group);
+         std::to_string(lane.thread_idx.z) + ")";
 }
 
 inline void resume_lane(Group& g, Lane& lane) {
