@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace isa {
 
@@ -28,6 +29,7 @@ class CodeObject {
   static std::shared_ptr<CodeObject> load(const void* elf, size_t size);  // throws Fault
   virtual ~CodeObject() = default;
   virtual bool has_kernel(const std::string& symbol) const = 0;  // e.g. "_Z6kernelPf"
+  virtual std::vector<std::string> kernel_names() const = 0;      // every kernel symbol, sorted
 };
 
 // Launch `symbol` over `grid` workgroups of `block` work-items. `args` is HIP's array of
@@ -42,5 +44,19 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
 // outside all of them is reported as out of allocation.
 void note_allocation(const void* base, size_t bytes, const std::string& what);
 void forget_allocation(const void* base);
+
+// Counters over every launch since the last reset (benchmarks; thread-safe).
+struct Stats {
+  uint64_t launches = 0, workgroups = 0, waves = 0;
+  uint64_t wave_instructions = 0;  // instructions executed, counted once per wave
+  uint64_t mfma_instructions = 0;
+  double seconds = 0;              // wall time inside launch()
+  double mfma_seconds = 0;         // CPU time spent in MFMA arithmetic (summed over threads)
+};
+Stats stats();
+void reset_stats();
+
+// Worker threads for the workgroups of one launch (default: ISA_ENGINE_THREADS, else 1).
+void set_threads(int threads);
 
 }  // namespace isa
