@@ -139,11 +139,15 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
     includes += [a for p in [*cpp_extension.include_paths(), sysconfig.get_paths()["include"]] for a in ("-isystem", p)]
     command = [COMPILER, "-x", "c++-header", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20", *flags]
     import torch
-    key = hashlib.sha256("\0".join([*command, runtime_fingerprint(), torch.__version__]).encode()).hexdigest()[:16]
-    pch = DEFAULT_BUILD_ROOT / "pch" / f"prelude_{key}.pch"
+    headers = runtime_fingerprint()[:8]
+    key = hashlib.sha256("\0".join([*command, headers, torch.__version__]).encode()).hexdigest()[:16]
+    pch = DEFAULT_BUILD_ROOT / "pch" / f"prelude_{headers}_{key}.pch"
     if pch.exists():
         return pch
     pch.parent.mkdir(parents=True, exist_ok=True)
+    for stale in pch.parent.glob("prelude_*"):  # built from runtime headers that are gone (~150 MB each)
+        if not stale.name.startswith(f"prelude_{headers}_"):
+            stale.unlink(missing_ok=True)
     header = pch.with_suffix(".h")
     header_tmp, pch_tmp = (pch.with_suffix(f".{os.getpid()}.{ext}.tmp") for ext in ("h", "pch"))
     try:
@@ -207,7 +211,7 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             try:
                 module = build(flags)
             except RuntimeError as e:
-                if not pch or "precompiled header" not in str(e):
+                if not pch or ("precompiled header" not in str(e) and ".pch" not in str(e)):
                     raise
                 pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
                 module = build(flags[:-2])

@@ -87,6 +87,12 @@ def test_host_code_with_cuda_names_and_torch_stream_api(real_world_module):
     assert out[:60].tolist() == [2.0] * 60
 
 
+def test_hip_device_queries_answer_mi300x(real_world_module):
+    out = torch.zeros(4, dtype=torch.int32)
+    real_world_module.run_device_queries(out)
+    assert out.tolist() == [304, 64, 65536, 1]
+
+
 def test_debug_clocks_advance(real_world_module):
     out = torch.zeros(64, dtype=torch.int32)
     real_world_module.run_clocks(out)

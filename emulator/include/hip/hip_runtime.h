@@ -272,6 +272,8 @@ inline hipError_t hipGetDevice(int* d) {
 }
 inline hipError_t hipSetDevice(int) { return hipSuccess; }
 
+#include "emu/device_api.h"
+
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
   ::emu::Launcher((grid), (block), (shmem), (stream)).named(#kernel)(kernel, ##__VA_ARGS__)
 

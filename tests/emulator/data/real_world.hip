@@ -95,3 +95,27 @@ __global__ void clocks(int* out) {
   out[threadIdx.x] = clock64() > a && cycles() > b && wall_clock64() > w0;
 }
 void run_clocks(torch::Tensor out) { clocks<<<1, 64>>>(out.data_ptr<int>()); }
+
+// Host-side device queries of a persistent launcher: out = {CUs, warp size, LDS, arch is gfx942}
+void run_device_queries(torch::Tensor out) {
+  hipDeviceProp_t prop;
+  int cus = 0, count = 0;
+  hipGetDeviceCount(&count);
+  hipGetDeviceProperties(&prop, 0);
+  hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0);
+  hipFuncSetAttribute(reinterpret_cast<const void*>(&clocks), hipFuncAttributeMaxDynamicSharedMemorySize, 65536);
+  hipEvent_t start, stop;
+  hipEventCreate(&start);
+  hipEventCreate(&stop);
+  hipEventRecord(start, 0);
+  hipEventRecord(stop, 0);
+  float ms = -1;
+  hipEventElapsedTime(&ms, start, stop);
+  auto o = out.data_ptr<int>();
+  o[0] = cus == prop.multiProcessorCount ? cus : -1;
+  o[1] = prop.warpSize * count;
+  o[2] = int(prop.sharedMemPerBlock);
+  o[3] = std::strncmp(prop.gcnArchName, "gfx942", 6) == 0 && ms >= 0;
+  hipEventDestroy(start);
+  hipEventDestroy(stop);
+}

@@ -1,0 +1,124 @@
+// The HIP runtime's device queries, events and streams, answering as one MI300X (gfx942) —
+// the facts eval/simulated_host.py gives torch.cuda. Events stamp the host clock; streams are
+// the one synchronous stream.
+#pragma once
+#include <chrono>
+#include <cstring>
+
+struct emu_event {
+  double ms = 0;
+};
+
+namespace emu {
+constexpr int kComputeUnits = 304;
+inline double host_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace emu
+
+struct hipDeviceProp_t {
+  char name[256] = "AMD Instinct MI300X";
+  char gcnArchName[256] = "gfx942:sramecc+:xnack-";
+  size_t totalGlobalMem = size_t(192) << 30;
+  size_t sharedMemPerBlock = 64 << 10;
+  size_t maxSharedMemoryPerMultiProcessor = 64 << 10;
+  int regsPerBlock = 512 * 64;
+  int warpSize = 64;
+  int maxThreadsPerBlock = 1024;
+  int maxThreadsDim[3] = {1024, 1024, 1024};
+  int maxGridSize[3] = {2147483647, 65536, 65536};
+  int clockRate = 2100000;
+  int memoryClockRate = 1300000;
+  int memoryBusWidth = 8192;
+  int major = 9, minor = 4;
+  int multiProcessorCount = emu::kComputeUnits;
+  int maxThreadsPerMultiProcessor = 2048;
+  int l2CacheSize = 4 << 20;
+  int computeMode = 0;
+  int concurrentKernels = 1;
+  int pciBusID = 0, pciDeviceID = 0, pciDomainID = 0;
+  int isMultiGpuBoard = 0;
+  int canMapHostMemory = 1;
+  int gcnArch = 942;
+  size_t totalConstMem = 64 << 10;
+};
+
+enum hipDeviceAttribute_t {
+  hipDeviceAttributeMultiprocessorCount,
+  hipDeviceAttributeMaxThreadsPerBlock,
+  hipDeviceAttributeWarpSize,
+  hipDeviceAttributeMaxSharedMemoryPerBlock,
+  hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
+  hipDeviceAttributeSharedMemPerBlockOptin,
+  hipDeviceAttributeL2CacheSize,
+  hipDeviceAttributeClockRate,
+  hipDeviceAttributeComputeCapabilityMajor,
+  hipDeviceAttributeComputeCapabilityMinor,
+  hipDeviceAttributeMaxThreadsPerMultiProcessor,
+};
+enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributePreferredSharedMemoryCarveout };
+enum hipFuncCache_t { hipFuncCachePreferNone, hipFuncCachePreferShared, hipFuncCachePreferL1, hipFuncCachePreferEqual };
+constexpr unsigned hipStreamDefault = 0, hipStreamNonBlocking = 1, hipEventDefault = 0, hipEventDisableTiming = 2;
+
+inline hipError_t hipGetDeviceCount(int* n) {
+  *n = 1;
+  return hipSuccess;
+}
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
+  *p = hipDeviceProp_t{};
+  return device == 0 ? hipSuccess : hipErrorInvalidValue;
+}
+inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int device) {
+  hipDeviceProp_t p;
+  switch (a) {
+    case hipDeviceAttributeMultiprocessorCount: *v = p.multiProcessorCount; break;
+    case hipDeviceAttributeMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+    case hipDeviceAttributeWarpSize: *v = p.warpSize; break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+    case hipDeviceAttributeSharedMemPerBlockOptin: *v = int(p.sharedMemPerBlock); break;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: *v = int(p.maxSharedMemoryPerMultiProcessor); break;
+    case hipDeviceAttributeL2CacheSize: *v = p.l2CacheSize; break;
+    case hipDeviceAttributeClockRate: *v = p.clockRate; break;
+    case hipDeviceAttributeComputeCapabilityMajor: *v = p.major; break;
+    case hipDeviceAttributeComputeCapabilityMinor: *v = p.minor; break;
+    case hipDeviceAttributeMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+  }
+  return device == 0 ? hipSuccess : hipErrorInvalidValue;
+}
+template <class F>
+hipError_t hipFuncSetAttribute(F, hipFuncAttribute, int) { return hipSuccess; }
+template <class F>
+hipError_t hipFuncSetCacheConfig(F, hipFuncCache_t) { return hipSuccess; }
+// NOTE: a placeholder answer (workgroups per CU from the 2048 work-item limit only); the
+// emulator knows nothing of register or LDS occupancy.
+template <class F>
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int block_size, size_t = 0) {
+  *n = block_size > 0 ? (2048 / block_size > 0 ? 2048 / block_size : 1) : 0;
+  return hipSuccess;
+}
+
+inline hipError_t hipEventCreate(hipEvent_t* e) {
+  *e = new emu_event;
+  return hipSuccess;
+}
+inline hipError_t hipEventCreateWithFlags(hipEvent_t* e, unsigned) { return hipEventCreate(e); }
+inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t = nullptr) {
+  e->ms = emu::host_ms();
+  return hipSuccess;
+}
+inline hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
+inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+  *ms = float(stop->ms - start->ms);
+  return hipSuccess;
+}
+inline hipError_t hipEventDestroy(hipEvent_t e) {
+  delete e;
+  return hipSuccess;
+}
+inline hipError_t hipStreamCreate(hipStream_t* s) {
+  *s = nullptr;
+  return hipSuccess;
+}
+inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned) { return hipStreamCreate(s); }
+inline hipError_t hipStreamDestroy(hipStream_t) { return hipSuccess; }
+inline hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned = 0) { return hipSuccess; }
