@@ -1,5 +1,5 @@
 """CPU emulator of wave64 gfx942 HIP kernels; see emulator/README.md."""
-from emulator.build import load_inline
+from emulator.build import load, load_inline
 from emulator.errors import EmulatorBuildError, EmulatorError
 
-__all__ = ["load_inline", "EmulatorError", "EmulatorBuildError"]
+__all__ = ["load", "load_inline", "EmulatorError", "EmulatorBuildError"]

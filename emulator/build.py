@@ -219,3 +219,20 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
     from emulator.schedules import wrap_for_schedules
     return wrap_for_schedules(module)
+
+
+def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
+         build_directory=None, verbose=False, with_cuda=None, is_python_module=True, **kwargs):
+    """Drop-in for torch.utils.cpp_extension.load: source files (.cpp/.cc/.cxx as C++, the rest
+    as HIP) go through load_inline; their folders join the include path for quoted includes."""
+    sources = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    paths = [Path(s) for s in sources]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise EmulatorBuildError(f"load('{name}'): source file(s) not found: {', '.join(missing)}")
+    cpp = [p.read_text() for p in paths if p.suffix in (".cpp", ".cc", ".cxx", ".c")]
+    hip = [p.read_text() for p in paths if p.suffix not in (".cpp", ".cc", ".cxx", ".c")]
+    folders = list(dict.fromkeys(str(p.resolve().parent) for p in paths))
+    return load_inline(name, cpp, hip, None, extra_cflags=extra_cflags, extra_cuda_cflags=extra_cuda_cflags,
+                       extra_ldflags=extra_ldflags, extra_include_paths=folders + list(extra_include_paths or []),
+                       verbose=verbose, is_python_module=is_python_module)

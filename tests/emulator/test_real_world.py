@@ -134,3 +134,15 @@ def test_precompiled_prelude_only_for_flags_that_keep_it_valid(monkeypatch):
     assert prelude_pch(BASE_FLAGS, ["-fno-strict-aliasing"]) is None
     monkeypatch.setenv("EMU_PCH", "0")
     assert prelude_pch(BASE_FLAGS, ["-DX=1"]) is None
+
+
+def test_cpp_extension_load_of_source_files():
+    import emulator
+    from tests.emulator.conftest import DATA
+    module = emulator.load("load_files_scale", [str(DATA / "load_files" / "scale.hip")],
+                           extra_cuda_cflags=["--offload-arch=gfx942", "-O3"])
+    x = torch.arange(100, dtype=torch.float32)
+    module.scale(x)
+    assert x.tolist() == [3.0 * i for i in range(100)]
+    with pytest.raises(EmulatorBuildError, match="not found: nowhere.hip"):
+        emulator.load("missing", ["nowhere.hip"])
