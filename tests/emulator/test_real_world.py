@@ -93,6 +93,12 @@ def test_hip_device_queries_answer_mi300x(real_world_module):
     assert out.tolist() == [304, 64, 65536, 1]
 
 
+def test_workgroup_cooperative_groups_and_hip_ext_launch(real_world_module):
+    out = torch.zeros(128, dtype=torch.int32)
+    real_world_module.run_coop(out)
+    assert out.tolist() == list(range(127, -1, -1))
+
+
 def test_debug_clocks_advance(real_world_module):
     out = torch.zeros(64, dtype=torch.int32)
     real_world_module.run_clocks(out)

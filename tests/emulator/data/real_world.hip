@@ -119,3 +119,20 @@ void run_device_queries(torch::Tensor out) {
   hipEventDestroy(start);
   hipEventDestroy(stop);
 }
+
+// Headers real submissions include; cooperative groups at workgroup level
+#include <hip/hip_runtime_api.h>
+#include <hip/hip_cooperative_groups.h>
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_ext.h>
+namespace cg = cooperative_groups;
+__global__ void coop_reverse(int* out) {
+  __shared__ int tile[128];
+  cg::thread_block block = cg::this_thread_block();
+  tile[block.thread_rank()] = int(block.thread_rank());
+  block.sync();
+  out[block.thread_rank()] = tile[block.size() - 1 - block.thread_rank()];
+}
+void run_coop(torch::Tensor out) {
+  hipExtLaunchKernelGGL(coop_reverse, dim3(1), dim3(64, 2), 0, 0, nullptr, nullptr, 0, out.data_ptr<int>());
+}

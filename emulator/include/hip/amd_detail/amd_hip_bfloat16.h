@@ -1,0 +1,3 @@
+// See <hip/hip_bfloat16.h>.
+#pragma once
+#include "hip/hip_bf16.h"
