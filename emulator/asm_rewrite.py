@@ -34,6 +34,8 @@ TYPE_WORDS = {"int", "unsigned", "signed", "long", "short", "char", "float", "do
 
 # llvm.amdgcn.<family>.<type suffix>: the emulator helper that implements the family.
 LLVM_FAMILIES = [
+    (re.compile(r"llvm\.amdgcn\.raw(?:\.ptr)?\.buffer\.load\.lds$"), "raw_buffer_load_lds"),
+    (re.compile(r"llvm\.amdgcn\.struct(?:\.ptr)?\.buffer\.load\.lds$"), "struct_buffer_load_lds"),
     (re.compile(r"llvm\.amdgcn\.raw(?:\.ptr)?\.buffer\.load(?:\.format)?(?:\.(\w+))?$"), "raw_buffer_load"),
     (re.compile(r"llvm\.amdgcn\.raw(?:\.ptr)?\.buffer\.store(?:\.format)?(?:\.(\w+))?$"), "raw_buffer_store"),
     (re.compile(r"llvm\.amdgcn\.struct(?:\.ptr)?\.buffer\.load(?:\.format)?(?:\.(\w+))?$"), "struct_buffer_load"),
@@ -149,6 +151,8 @@ def _intrinsic_call(label: str, count: int, filename: str, line: int, builtins: 
             return "{ }"
         if helper == "barrier":
             return "{ __syncthreads(); }"
+        if helper.endswith("_lds"):
+            return f"{{ ::emu::llvm::{helper}({args}); }}"
         if helper == "raw_buffer_atomic":
             return f'{{ return ::emu::llvm::raw_buffer_atomic("{m.group(1)}", {args}); }}'
         width = 0

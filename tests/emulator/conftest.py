@@ -29,7 +29,7 @@ def faults_module():
 
 REAL_WORLD_FUNCTIONS = ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",
                         "run_wild_pointer", "run_persistent", "run_cuda_names", "run_clocks",
-                        "run_device_queries", "run_coop"]
+                        "run_device_queries", "run_coop", "run_lds_direct"]
 
 
 @pytest.fixture(scope="session")

@@ -99,6 +99,13 @@ def test_workgroup_cooperative_groups_and_hip_ext_launch(real_world_module):
     assert out.tolist() == list(range(127, -1, -1))
 
 
+def test_buffer_load_to_lds_intrinsic(real_world_module):
+    src = torch.arange(64, dtype=torch.int32) * 10
+    out = torch.full((64,), -1, dtype=torch.int32)
+    real_world_module.run_lds_direct(src, out)
+    assert out.tolist() == [10 * i + 1 for i in range(60)] + [0] * 4
+
+
 def test_debug_clocks_advance(real_world_module):
     out = torch.zeros(64, dtype=torch.int32)
     real_world_module.run_clocks(out)

@@ -88,6 +88,26 @@ void struct_buffer_store(const T& data, const R& rsrc, int vindex, int voffset, 
   if (struct_record(r, vindex)) raw_buffer_store<kBytes>(data, r, voffset, soffset);
 }
 
+// Buffer -> LDS (buffer_load_dword ... lds): each lane's `size` bytes from the buffer land at
+// lds + offset + 4*lane (the rule of global_load_lds, §4.3); out of range reads 0.
+template <class R, class L>
+void raw_buffer_load_lds(const R& rsrc, L lds, int size, int voffset, int soffset, int offset, int = 0,
+                         Loc site = Loc::current()) {
+  static const unsigned char zeros[4] = {};
+  auto r = as_rsrc(rsrc);
+  uint64_t byte_offset = uint64_t(uint32_t(voffset)) + uint64_t(uint32_t(soffset)) + uint64_t(uint32_t(offset));
+  const unsigned char* src = byte_offset + unsigned(size) <= r.dword[2] ? buffer_base(r) + byte_offset : zeros;
+  auto* base = reinterpret_cast<unsigned char*>((uintptr_t)lds) + offset;
+  cross_lane<GlobalLoadLdsOp>({src, base, unsigned(size), 0}, site);
+}
+template <class R, class L>
+void struct_buffer_load_lds(const R& rsrc, L lds, int size, int vindex, int voffset, int soffset, int offset,
+                            int aux = 0, Loc site = Loc::current()) {
+  auto r = as_rsrc(rsrc);
+  if (!struct_record(r, vindex)) r.dword[2] = 0;
+  raw_buffer_load_lds(r, lds, size, voffset, soffset, offset, aux, site);
+}
+
 // Buffer atomics return the old value; out of range: 0 and nothing written (all-or-nothing).
 template <class T, class R>
 T raw_buffer_atomic(const char* op, T data, const R& rsrc, int voffset, int soffset, int = 0) {

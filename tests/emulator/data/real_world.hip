@@ -136,3 +136,14 @@ __global__ void coop_reverse(int* out) {
 void run_coop(torch::Tensor out) {
   hipExtLaunchKernelGGL(coop_reverse, dim3(1), dim3(64, 2), 0, 0, nullptr, nullptr, 0, out.data_ptr<int>());
 }
+
+// Buffer -> LDS through the CK-style intrinsic; out[l] = in[l] + 1 for 60 lanes, 0 past the range
+__device__ void buffer_load_lds(int32x4_t rsrc, __attribute__((address_space(3))) unsigned* lds_ptr, int size,
+                                int voffset, int soffset, int offset, int aux) __asm("llvm.amdgcn.raw.buffer.load.lds");
+__global__ void lds_direct(const int* in, int* out) {
+  __shared__ int slots[64];
+  buffer_load_lds(rsrc_of(in, 60 * 4), (__attribute__((address_space(3))) unsigned*)slots, 4, threadIdx.x * 4, 0, 0, 0);
+  __syncthreads();
+  out[threadIdx.x] = slots[threadIdx.x] + (threadIdx.x < 60 ? 1 : 0);
+}
+void run_lds_direct(torch::Tensor in, torch::Tensor out) { lds_direct<<<1, 64>>>(in.data_ptr<int>(), out.data_ptr<int>()); }
