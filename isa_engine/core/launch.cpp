@@ -1,0 +1,243 @@
+// Dispatch: kernarg layout (explicit and hidden arguments), the workgroups of a grid (on worker
+// threads), the waves of a workgroup interleaved between barriers, allocations and counters.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "wave.h"
+
+namespace isa {
+namespace {
+
+std::mutex g_mutex;
+std::map<uint64_t, detail::Allocation> g_allocations;
+Stats g_stats;
+int g_threads = 0;
+
+int thread_count() {
+  if (g_threads > 0) return g_threads;
+  if (const char* env = std::getenv("ISA_ENGINE_THREADS")) return std::max(1, atoi(env));
+  return 1;
+}
+
+}  // namespace
+
+void note_allocation(const void* base, size_t bytes, const std::string& what) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const uint64_t b = reinterpret_cast<uintptr_t>(base);
+  g_allocations[b] = {b, b + bytes, what};
+}
+
+void forget_allocation(const void* base) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_allocations.erase(reinterpret_cast<uintptr_t>(base));
+}
+
+Stats stats() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_stats;
+}
+
+void reset_stats() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_stats = Stats{};
+}
+
+void set_threads(int threads) { g_threads = threads; }
+
+namespace detail {
+namespace {
+
+// Fills the kernarg segment: explicit arguments from hipLaunchKernel's pointers, in order,
+// and the hidden ones (code object v5 implicit arguments) from the launch geometry.
+void fill_kernargs(uint8_t* ka, const KernelInfo& k, Dim3 grid, Dim3 block, void** args, uint32_t dynamic_lds) {
+  int explicit_index = 0;
+  const uint32_t dims = grid.z * block.z > 1 ? 3 : (grid.y * block.y > 1 ? 2 : 1);
+  for (const Arg& a : k.args) {
+    uint8_t* p = ka + a.offset;
+    auto put = [&](uint64_t v) { memcpy(p, &v, std::min<uint32_t>(a.size, 8)); };
+    if (a.kind.rfind("hidden_", 0) != 0) {
+      if (!args || !args[explicit_index]) throw Fault(k.symbol + ": argument " + std::to_string(explicit_index) + " missing");
+      memcpy(p, args[explicit_index++], a.size);
+      continue;
+    }
+    const std::string& h = a.kind;
+    if (h == "hidden_block_count_x") put(grid.x);
+    else if (h == "hidden_block_count_y") put(grid.y);
+    else if (h == "hidden_block_count_z") put(grid.z);
+    else if (h == "hidden_group_size_x") put(block.x);
+    else if (h == "hidden_group_size_y") put(block.y);
+    else if (h == "hidden_group_size_z") put(block.z);
+    else if (h == "hidden_remainder_x" || h == "hidden_remainder_y" || h == "hidden_remainder_z") put(0);
+    else if (h == "hidden_grid_dims") put(dims);
+    else if (h == "hidden_dynamic_lds_size") put(dynamic_lds);
+    else if (h == "hidden_private_base") put(kPrivateApertureHi);
+    else if (h == "hidden_shared_base") put(kSharedApertureHi);
+    else put(0);  // global offsets, hostcall/printf buffers, queues, completion action: none
+  }
+}
+
+void run_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L, Stats& local) {
+  const uint32_t threads = L.block.x * L.block.y * L.block.z;
+  const int n = int((threads + 63) / 64);
+  while (int(waves.size()) < n) waves.push_back(std::make_unique<Wave>());
+  std::fill(g.lds.begin(), g.lds.end(), 0);
+  auto clear_shadow = [&] {
+    if (!L.check_races) return;
+    std::fill(g.writer.begin(), g.writer.end(), 0);
+    std::fill(g.readers.begin(), g.readers.end(), 0);
+  };
+  clear_shadow();
+  for (int k = 0; k < n; ++k) {
+    memset(waves[k]->v, 0, sizeof(uint32_t) * 64 * (256 + 256));
+    init_wave(*waves[k], k, g, L);
+  }
+  // Round robin between barriers; a quantum bounds the time one wave spins.
+  constexpr uint64_t kQuantum = 1 << 16;
+  for (;;) {
+    int running = 0, waiting = 0;
+    for (int k = 0; k < n; ++k) {
+      Wave& w = *waves[k];
+      if (w.done) continue;
+      if (!w.at_barrier) run_wave(w, g, L, kQuantum);
+      if (w.done) continue;
+      ++running;
+      if (w.at_barrier) ++waiting;
+    }
+    if (running == 0) break;
+    if (waiting == running) {
+      for (int k = 0; k < n; ++k) waves[k]->at_barrier = false;
+      clear_shadow();
+    }
+  }
+  for (int k = 0; k < n; ++k) {
+    local.wave_instructions += waves[k]->instructions;
+    local.mfma_instructions += waves[k]->mfmas;
+    local.mfma_seconds += waves[k]->mfma_seconds;
+    waves[k]->instructions = waves[k]->mfmas = 0;
+    waves[k]->mfma_seconds = 0;
+  }
+  local.waves += uint64_t(n);
+  local.workgroups += 1;
+}
+
+}  // namespace
+}  // namespace detail
+
+void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 block, void** args,
+            uint32_t dynamic_lds) {
+  using namespace detail;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& co = dynamic_cast<const CodeObjectImpl&>(code);
+  auto it = co.kernels.find(symbol);
+  if (it == co.kernels.end()) throw Fault("no kernel " + symbol + " in the code object");
+  const KernelInfo& k = it->second;
+  const uint32_t threads = block.x * block.y * block.z;
+  if (threads == 0 || threads > 1024) throw Fault(symbol + ": block of " + std::to_string(threads) + " work-items");
+  if (uint64_t(grid.x) * grid.y * grid.z == 0) return;
+
+  Launch L;
+  L.co = &co;
+  L.k = &k;
+  L.grid = grid;
+  L.block = block;
+  L.lds_bytes = k.group_segment + dynamic_lds;
+  if (L.lds_bytes > 65536) throw Fault(symbol + ": " + std::to_string(L.lds_bytes) + " bytes of LDS exceed 64 KiB");
+  L.saturate_fp8 = (k.rsrc1 >> 26) & 1;
+  const uint32_t denorm32 = (k.rsrc1 >> 16) & 3, round = (k.rsrc1 >> 12) & 0xf;
+  if (denorm32 != 3 || round != 0)
+    throw Fault(symbol + ": float mode (denormals flushed or a non-default rounding) is not implemented");
+  std::vector<uint8_t> kernarg(((k.kernarg_size + 255) & ~255u) + 256, 0);
+  fill_kernargs(kernarg.data(), k, grid, block, args, dynamic_lds);
+  L.kernarg = reinterpret_cast<uintptr_t>(kernarg.data());
+  // hsa_kernel_dispatch_packet_t: workgroup sizes at 4.., grid sizes (work-items) at 12..
+  alignas(64) uint8_t packet[64] = {};
+  const uint16_t setup = uint16_t(grid.z * block.z > 1 ? 3 : grid.y * block.y > 1 ? 2 : 1);
+  const uint16_t wg[3] = {uint16_t(block.x), uint16_t(block.y), uint16_t(block.z)};
+  const uint32_t gs[3] = {grid.x * block.x, grid.y * block.y, grid.z * block.z};
+  memcpy(packet + 2, &setup, 2);
+  memcpy(packet + 4, wg, 6);
+  memcpy(packet + 12, gs, 12);
+  memcpy(packet + 24, &k.private_segment, 4);
+  memcpy(packet + 28, &L.lds_bytes, 4);
+  memcpy(packet + 40, &L.kernarg, 8);
+  L.dispatch_packet = reinterpret_cast<uintptr_t>(packet);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_allocations.empty()) {
+      for (auto& [base, a] : g_allocations) L.allocations.push_back(a);
+      const uint64_t img = reinterpret_cast<uintptr_t>(co.image.data());
+      L.allocations.push_back({img, img + co.image.size(), "the code object"});
+      L.allocations.push_back({L.kernarg, L.kernarg + kernarg.size(), "the kernarg segment"});
+      L.allocations.push_back({L.dispatch_packet, L.dispatch_packet + 64, "the dispatch packet"});
+      std::sort(L.allocations.begin(), L.allocations.end(),
+                [](const Allocation& a, const Allocation& b) { return a.base < b.base; });
+    }
+  }
+
+  const uint64_t groups = uint64_t(grid.x) * grid.y * grid.z;
+  std::atomic<uint64_t> next{0};
+  std::mutex fault_mutex;
+  std::string first_fault;
+  std::atomic<bool> failed{false};
+  Stats total;
+  auto worker = [&] {
+    Workgroup g;
+    g.lds.assign(std::max<uint32_t>(L.lds_bytes, 4), 0);
+    if (L.check_races) {
+      g.writer.assign(g.lds.size(), 0);
+      g.readers.assign(g.lds.size(), 0);
+      g.writer_pc.assign(g.lds.size(), 0);
+    }
+    std::vector<std::unique_ptr<Wave>> waves;
+    Stats local;
+    try {
+      for (uint64_t id; !failed && (id = next.fetch_add(1)) < groups;) {
+        g.linear = uint32_t(id);
+        g.id[0] = uint32_t(id % grid.x);
+        g.id[1] = uint32_t((id / grid.x) % grid.y);
+        g.id[2] = uint32_t(id / (uint64_t(grid.x) * grid.y));
+        run_workgroup(g, waves, L, local);
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(fault_mutex);
+      if (!failed.exchange(true)) {
+        first_fault = e.what();
+        first_fault += " [workgroup (" + std::to_string(g.id[0]) + "," + std::to_string(g.id[1]) + "," +
+                       std::to_string(g.id[2]) + ")]";
+      }
+    }
+    std::lock_guard<std::mutex> lock(fault_mutex);
+    total.wave_instructions += local.wave_instructions;
+    total.mfma_instructions += local.mfma_instructions;
+    total.mfma_seconds += local.mfma_seconds;
+    total.waves += local.waves;
+    total.workgroups += local.workgroups;
+  };
+  const int n = int(std::min<uint64_t>(uint64_t(thread_count()), groups));
+  if (n <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < n; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_stats.launches += 1;
+    g_stats.workgroups += total.workgroups;
+    g_stats.waves += total.waves;
+    g_stats.wave_instructions += total.wave_instructions;
+    g_stats.mfma_instructions += total.mfma_instructions;
+    g_stats.mfma_seconds += total.mfma_seconds;
+    g_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  if (failed) throw Fault(first_fault);
+}
+
+}  // namespace isa

@@ -1,0 +1,66 @@
+// Wave and workgroup state of the ISA engine, and the executor's entry points (exec.cpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "internal.h"
+
+namespace isa::detail {
+
+constexpr uint16_t kVcc = 106, kM0 = 124, kExec = 126;
+constexpr uint32_t kSharedApertureHi = 0x10000u;   // flat addresses [hi:32] of LDS
+constexpr uint32_t kPrivateApertureHi = 0x20000u;  // ... and of scratch
+
+struct Allocation { uint64_t base, end; std::string what; };
+
+// One launch's fixed facts, shared by every workgroup.
+struct Launch {
+  const CodeObjectImpl* co = nullptr;
+  const KernelInfo* k = nullptr;
+  Dim3 grid, block;
+  uint32_t lds_bytes = 0;
+  uint64_t kernarg = 0, dispatch_packet = 0;
+  std::vector<Allocation> allocations;  // sorted by base; empty: no checks
+  bool check_races = true;
+  bool saturate_fp8 = false;           // MODE.FP16_OVFL
+};
+
+struct Wave {
+  alignas(64) uint32_t v[512][64];  // v0..v255, then a0..a255
+  alignas(8) uint32_t s[128];      // operand codes 0..127: SGPRs, VCC, M0, EXEC, ...
+  bool scc = false;
+  int32_t pc = 0;
+  bool done = false, at_barrier = false;
+  int id = 0;
+  uint32_t mode = 0;
+  // s_waitcnt bookkeeping: per register the counter (bit 31: lgkm) and issue number it waits on.
+  uint32_t vm_issued = 0, vm_done = 0, lgkm_issued = 0, lgkm_done = 0;
+  uint32_t vpend[512];
+  uint32_t spend[128];
+  std::vector<uint8_t> scratch;  // lane-major private memory
+  uint32_t private_bytes = 0;
+  uint64_t instructions = 0, mfmas = 0;
+  double mfma_seconds = 0;
+  uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }
+  bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done; }
+};
+
+// LDS of one workgroup and its race shadow (per byte: last writer wave + 1, reader waves mask).
+struct Workgroup {
+  uint32_t id[3] = {0, 0, 0};
+  uint32_t linear = 0;
+  std::vector<uint8_t> lds;
+  std::vector<uint8_t> writer;
+  std::vector<uint16_t> readers;
+  std::vector<uint64_t> writer_pc;
+};
+
+// Runs `w` until it ends, waits at a barrier or has executed `budget` instructions.
+void run_wave(Wave& w, Workgroup& g, const Launch& L, uint64_t budget);
+// Initial register state of wave `index` of workgroup `g` (kernel descriptor rules).
+void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L);
+
+[[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what);
+
+}  // namespace isa::detail
