@@ -278,6 +278,7 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
       in.src[0] = uint16_t(w0 & 0x1ff);
       if (in.fmt == F_VOP2 || in.fmt == F_VOPC) in.src[1] = uint16_t(256 + ((w0 >> 9) & 0xff));
       if (in.fmt != F_VOPC) in.dst = uint16_t(256 + ((w0 >> 17) & 0xff));
+      if (in.op == OP_v_readfirstlane_b32) in.dst = (w0 >> 17) & 0x7f;  // an SGPR
       if (in.fmt == F_VOPC) in.sdst = 106;  // VCC
       if (in.fmt == F_VOP2 && (in.op == OP_v_cndmask_b32 || in.op == OP_v_addc_co_u32 ||
                                in.op == OP_v_subb_co_u32 || in.op == OP_v_subbrev_co_u32))

@@ -1641,7 +1641,8 @@ void Exec::mfma() {
 void Exec::run(uint64_t budget) {
   const std::vector<Inst>& insts = L.co->insts;
   const int32_t count = int32_t(insts.size());
-  static const bool trace = getenv("ISA_ENGINE_TRACE") != nullptr;  // wave 0 of workgroup 0
+  static const int trace_group = getenv("ISA_ENGINE_TRACE") ? atoi(getenv("ISA_ENGINE_TRACE")) : -1;
+  const bool trace = trace_group >= 0 && uint32_t(trace_group) == g.linear;  // wave 0 of that workgroup
   for (uint64_t n = 0; n < budget; ++n) {
     if (w.pc < 0 || w.pc >= count) {
       std::ostringstream os;
@@ -1709,7 +1710,7 @@ void Exec::run(uint64_t budget) {
       case F_FLAT: case F_GLOBAL: case F_SCRATCH: case F_MUBUF: vmem(); break;
       default: die("instruction format not implemented");
     }
-    if (trace && w.id == 0 && g.linear == 0) {
+    if (trace && w.id == 0) {
       fprintf(stderr, "%6llx %-28s", (unsigned long long)i.addr, i.name);
       if (i.dst != 0xffff && i.dst >= 256 && i.dst < 768) fprintf(stderr, " d=%08x %08x", w.v[i.dst - 256][0], w.v[i.dst - 256][1]);
       else if (i.dst < 128) fprintf(stderr, " s=%08x", w.s[i.dst]);
