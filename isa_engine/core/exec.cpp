@@ -855,14 +855,14 @@ void Exec::ds() {
       uint32_t buf[4];
       for (int k = 0; k < (write_n + 3) / 4; ++k) buf[k] = w.v[d0 - 256 + k][l];
       if (i.op == OP_ds_write_b8_d16_hi || i.op == OP_ds_write_b16_d16_hi) buf[0] >>= 16;
-      wr(l, uint64_t(av[l]) + off, buf, write_n);
+      wr(l, uint32_t(av[l] + off), buf, write_n);
     }
     return;
   }
   if (read_n) {
     LANES if ((exec >> l) & 1) {
       uint32_t buf[4];
-      rd(l, uint64_t(av[l]) + off, buf, read_n);
+      rd(l, uint32_t(av[l] + off), buf, read_n);
       for (int k = 0; k < read_n / 4; ++k) w.v[dst - 256 + k][l] = buf[k];
     }
     mark_v(dst, read_n / 4, tag);
@@ -877,14 +877,14 @@ void Exec::ds() {
       LANES if ((exec >> l) & 1) {
         uint32_t b0[2], b1[2];
         for (int k = 0; k < dw; ++k) b0[k] = w.v[d0 - 256 + k][l], b1[k] = w.v[d1 - 256 + k][l];
-        wr(l, av[l] + o0, b0, pair_size);
-        wr(l, av[l] + o1, b1, pair_size);
+        wr(l, uint32_t(av[l] + o0), b0, pair_size);
+        wr(l, uint32_t(av[l] + o1), b1, pair_size);
       }
     } else {
       LANES if ((exec >> l) & 1) {
         uint32_t b0[2], b1[2];
-        rd(l, av[l] + o0, b0, pair_size);
-        rd(l, av[l] + o1, b1, pair_size);
+        rd(l, uint32_t(av[l] + o0), b0, pair_size);
+        rd(l, uint32_t(av[l] + o1), b1, pair_size);
         for (int k = 0; k < dw; ++k) w.v[dst - 256 + k][l] = b0[k], w.v[dst - 256 + dw + k][l] = b1[k];
       }
       mark_v(dst, 2 * dw, tag);
@@ -898,7 +898,7 @@ void Exec::ds() {
                         i.op == OP_ds_read_u16_d16_hi;
       LANES if ((exec >> l) & 1) {
         uint32_t raw = 0;
-        rd(l, uint64_t(av[l]) + off, &raw, wide ? 2 : 1);
+        rd(l, uint32_t(av[l] + off), &raw, wide ? 2 : 1);
         uint32_t& d = w.v[dst - 256][l];
         switch (i.op) {
           case OP_ds_read_i8: d = uint32_t(int32_t(int8_t(raw))); break;
@@ -918,7 +918,7 @@ void Exec::ds() {
       const bool rtn = i.op == OP_ds_add_rtn_u32 || i.op == OP_ds_add_rtn_f32;
       LANES if ((exec >> l) & 1) {
         // atomics are exempt from the race check: go around lds_ptr's shadow
-        const uint64_t at = uint64_t(av[l]) + off;
+        const uint64_t at = uint32_t(av[l] + off);
         if (at + 4 > L.lds_bytes) die("LDS atomic outside the workgroup's LDS");
         uint32_t old, v = w.v[d0 - 256][l], n;
         memcpy(&old, g.lds.data() + at, 4);
@@ -957,9 +957,8 @@ void Exec::ds() {
       mark_v(dst, 1, tag);
       return;
     }
-    case OP_ds_swizzle_b32: {
-      check_v(d0, 1);
-      const uint32_t* data = w.v[d0 - 256];
+    case OP_ds_swizzle_b32: {  // the data is in the address operand
+      const uint32_t* data = av;
       uint32_t r[64];
       LANES {
         int s;
