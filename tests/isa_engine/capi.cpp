@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "internal.h"
 
 namespace {
 thread_local std::string g_error;
@@ -49,6 +50,19 @@ int isa_test_launch(void* handle, const char* symbol, unsigned gx, unsigned gy, 
     g_error = e.what();
     return 1;
   }
+}
+
+// Every decoded instruction: "address size op-known name" per line (the decoder test).
+const char* isa_test_disasm(void* handle) {
+  const auto& co = dynamic_cast<const isa::detail::CodeObjectImpl&>(**static_cast<std::shared_ptr<isa::CodeObject>*>(handle));
+  g_names.clear();
+  char line[160];
+  for (const auto& in : co.insts) {
+    snprintf(line, sizeof line, "%llx %d %d %s\n", (unsigned long long)in.addr, int(in.size),
+             int(in.op != isa::detail::OP_UNKNOWN), in.name);
+    g_names += line;
+  }
+  return g_names.c_str();
 }
 
 void isa_test_note(const void* base, unsigned long bytes, const char* what) { isa::note_allocation(base, bytes, what); }

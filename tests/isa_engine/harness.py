@@ -80,6 +80,8 @@ class Engine:
         lib.isa_test_kernels.argtypes = [ctypes.c_void_p]
         lib.isa_test_launch.argtypes = [ctypes.c_void_p, ctypes.c_char_p, *[ctypes.c_uint] * 6,
                                         ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]
+        lib.isa_test_disasm.restype = ctypes.c_char_p
+        lib.isa_test_disasm.argtypes = [ctypes.c_void_p]
         lib.isa_test_note.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_char_p]
         lib.isa_test_forget.argtypes = [ctypes.c_void_p]
         self.lib = lib
@@ -95,6 +97,14 @@ class Engine:
 
     def kernels(self, handle: int) -> list[str]:
         return self.lib.isa_test_kernels(handle).decode().split()
+
+    def disasm(self, handle: int) -> list[tuple[int, int, bool, str]]:
+        """(address, size in bytes, semantics implemented, table mnemonic) of every instruction."""
+        rows = []
+        for line in self.lib.isa_test_disasm(handle).decode().splitlines():
+            addr, size, known, name = line.split()
+            rows.append((int(addr, 16), int(size), known == "1", name))
+        return rows
 
     def launch(self, handle: int, symbol: str, grid, block, args: list[ctypes.Structure | ctypes._SimpleCData],
                dynamic_lds: int = 0) -> None:
@@ -162,7 +172,8 @@ def _ceil(x: int, y: int) -> int:
     return -(-x // y)
 
 
-def run_gemm(engine: Engine, variant: str, tile: Tile, data, split_k: int = 1) -> torch.Tensor:
+def run_gemm(engine: Engine, variant: str, tile: Tile, data, split_k: int = 1,
+             workspace: torch.Tensor | None = None) -> torch.Tensor:
     """One launch of `variant`'s `tile` instance on generate_input's (a, b, a_scale, b_scale, c),
     with the grid, block and aligned/unaligned choice of the variant's launcher."""
     a, b, a_scale, b_scale, c = data
@@ -170,7 +181,9 @@ def run_gemm(engine: Engine, variant: str, tile: Tile, data, split_k: int = 1) -
     n = b.shape[0]
     handle = engine.load(compile_variant(variant))
     tiles = _ceil(m, tile.block_m) * _ceil(n, tile.block_n)
-    workspace = torch.zeros(split_k * tiles * tile.block_m * tile.block_n if split_k > 1 else 0, dtype=torch.float32)
+    if workspace is None:
+        workspace = torch.zeros(split_k * tiles * tile.block_m * tile.block_n if split_k > 1 else 0,
+                                dtype=torch.float32)
     counters = torch.zeros(tiles if split_k > 1 else 0, dtype=torch.int32)
     args = Fp8MmArgs(a.data_ptr(), b.data_ptr(), a_scale.data_ptr(), b_scale.data_ptr(), c.data_ptr(),
                      workspace.data_ptr() if workspace.numel() else None,

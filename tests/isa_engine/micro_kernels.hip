@@ -92,7 +92,7 @@ extern "C" __global__ void buffer_oob(int* data, int* out, int records) {
 }
 
 // Stores one element past the end of `out` (an out-of-allocation access).
-extern "C" __global__ void out_of_bounds(int* out, int n) { out[threadIdx.x + n - 63] = 1; }
+extern "C" __global__ void out_of_bounds(int* out, int n) { out[threadIdx.x + n - 64] = 1; }
 
 // f32 -> fp8 conversion (v_cvt_pk_fp8_f32) and bf16 packing through HIP's types.
 extern "C" __global__ void fp8_encode(const float* in, uint8_t* out, int n) {

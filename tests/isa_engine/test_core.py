@@ -1,0 +1,264 @@
+"""The ISA engine's core on the CPU: decoder against llvm-objdump, instruction semantics on
+small kernels with known results, memory-model checks, and the repo's kernels end to end
+(against the reference check and bit for bit against the source-level emulator).
+
+Numbers here are "emulated": they say what gfx942 code computes, nothing about MI300X speed.
+"""
+from __future__ import annotations
+
+import ctypes
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+from reference.task import check_implementation, clone_input, generate_input  # noqa: E402
+
+pytestmark = pytest.mark.skipif(shutil.which("clang++-19") is None, reason="needs clang-19 for gfx942")
+
+VARIANTS = list(harness.TILES)
+SPEC = harness.REPO / "tests" / "data" / "spec"
+
+
+@pytest.fixture(scope="module")
+def engine() -> harness.Engine:
+    return harness.Engine()
+
+
+@pytest.fixture(scope="module")
+def micro(engine):
+    return engine.load(harness.compile_source(harness.HERE / "micro_kernels.hip"))
+
+
+def ptr(tensor: torch.Tensor) -> ctypes.c_void_p:
+    return ctypes.c_void_p(tensor.data_ptr())
+
+
+# ---- tables and decoder ---------------------------------------------------------------------
+def test_generated_tables_are_current():
+    pytest.importorskip("tinygrad")
+    done = subprocess.run([sys.executable, "-m", "isa_engine.gen_tables", "--check"], cwd=harness.REPO)
+    assert done.returncode == 0
+
+
+def _objdump(path: Path) -> dict[int, str]:
+    text = subprocess.run(["llvm-objdump-19", "-d", "--mcpu=gfx942", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    rows = {}
+    for line in text.splitlines():
+        match = re.match(r"^\s+([a-z_0-9]+)\b.*//\s+([0-9A-F]+):", line)
+        if match:
+            rows[int(match.group(2), 16)] = match.group(1)
+    return rows
+
+
+def _base(name: str) -> str:
+    return re.sub(r"_(e32|e64|sdwa|dpp)$", "", name)
+
+
+@pytest.mark.parametrize("source", ["micro", *VARIANTS])
+def test_decoder_agrees_with_llvm_objdump(engine, source):
+    path = (harness.compile_source(harness.HERE / "micro_kernels.hip") if source == "micro"
+            else harness.compile_variant(source))
+    ours = {addr: (size, known, name) for addr, size, known, name in engine.disasm(engine.load(path))}
+    theirs = _objdump(path)
+    assert theirs, "llvm-objdump printed no instructions"
+    for addr, mnemonic in theirs.items():
+        assert addr in ours, f"0x{addr:x} {mnemonic}: no instruction decoded at this address (a size is wrong)"
+        size, known, name = ours[addr]
+        assert _base(mnemonic).startswith(_base(name)), f"0x{addr:x}: objdump {mnemonic}, decoder {name}"
+        if mnemonic != "s_code_end":
+            assert known, f"0x{addr:x} {mnemonic}: no semantics"
+
+
+# ---- instruction semantics on micro kernels --------------------------------------------------
+def test_fp8_decode_matches_the_spec_table(engine, micro):
+    codes = torch.arange(256, dtype=torch.uint8)
+    out = torch.zeros(256)
+    engine.launch(micro, "fp8_decode", (4,), (64,), [ptr(codes), ptr(out), ctypes.c_int(256)])
+    rows = [line for line in (SPEC / "fp8" / "fp8_e4m3fnuz_decode.csv").read_text().splitlines()
+            if not line.startswith("#")]
+    header = rows[0].split(",")
+    assert len(rows) == 257
+    for row in rows[1:]:
+        cols = dict(zip(header, row.split(",")))
+        code = int(cols["code"], 0)
+        expected = float(cols["value"])
+        got = out[code].item()
+        assert (got == expected) or (expected != expected and got != got), (code, got, expected)
+
+
+def test_integer_and_float_lane_math(engine, micro):
+    x = torch.randint(-100000, 100000, (300,), dtype=torch.int32, generator=torch.Generator().manual_seed(1))
+    out_i, out_f = torch.zeros(300, dtype=torch.int32), torch.zeros(300)
+    engine.launch(micro, "lane_math", (5,), (64,), [ptr(x), ptr(out_i), ptr(out_f), ctypes.c_int(300)])
+    v = x.long()
+    trunc_div = lambda a, d: torch.where(a < 0, -((-a) // d), a // d)  # noqa: E731  C's division
+    r = (v * 7 + 3) ^ (v >> 2)
+    r = torch.where(v & 1 == 1, r + trunc_div(v, 5), r - (v - 3 * trunc_div(v, 3)))
+    assert torch.equal(out_i, r.int())
+    assert torch.equal(out_f, torch.sqrt((v & 1023).float()) * 0.5 + v.float() / 3.0)
+
+
+def _layout(name: str, operand: str) -> dict[tuple[int, int], tuple[int, int]]:
+    """Calculator table: matrix element (row, col) -> (lane, item) of `operand` (A, B or D)."""
+    lines = (SPEC / "mfma" / f"{name}.{operand}.matrix_layout.csv").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("lane,"))
+    where = {}
+    for line in lines[start + 1:]:
+        cols = line.split(",")
+        for item, cell in enumerate(cols[1:]):
+            row, col = map(int, re.findall(r"\[(\d+)\]", cell))
+            where[(row, col)] = (int(cols[0]), item)
+    return where
+
+
+def test_mfma_fp8_uses_the_calculator_layout(engine, micro):
+    gen = torch.Generator().manual_seed(3)
+    a = torch.randint(0, 256, (16, 32), dtype=torch.uint8, generator=gen)
+    b = torch.randint(0, 256, (32, 16), dtype=torch.uint8, generator=gen)
+    a[a == 0x80] = 0
+    b[b == 0x80] = 0
+    # the kernel packs operands with the calculator's layout; check that layout first
+    layout_a = _layout("v_mfma_f32_16x16x32_fp8_fp8", "A")
+    assert all(layout_a[(i, k)] == (8 * (k // 8) // 8 * 16 + i, k % 8) for i in range(16) for k in range(32))
+    layout_d = _layout("v_mfma_f32_16x16x32_fp8_fp8", "D")
+    assert all(layout_d[(i, j)] == (16 * (i // 4) + j, i % 4) for i in range(16) for j in range(16))
+    d = torch.zeros(16, 16)
+    engine.launch(micro, "mfma_16x16x32", (1,), (64,), [ptr(a), ptr(b), ptr(d)])
+    fp8 = lambda t: t.view(torch.float8_e4m3fnuz).double()  # noqa: E731
+    # products are exact in double: the single rounding to f32 is the only one
+    assert torch.equal(d, (fp8(a) @ fp8(b)).float())
+
+
+def test_lds_exchange_across_waves_with_a_barrier(engine, micro):
+    x = torch.arange(512, dtype=torch.int32)
+    out = torch.zeros(512, dtype=torch.int32)
+    engine.launch(micro, "lds_reverse", (2,), (256,), [ptr(x), ptr(out)])
+    assert torch.equal(out.view(2, 256), x.view(2, 256).flip(1))
+
+
+def test_cross_lane_operations(engine, micro):
+    v = torch.randint(0, 1000, (64,), dtype=torch.int32, generator=torch.Generator().manual_seed(5))
+    out = torch.zeros(64, 5, dtype=torch.int32)
+    engine.launch(micro, "cross_lane", (1,), (64,), [ptr(v), ptr(out)])
+    t = torch.arange(64)
+    assert torch.equal(out[:, 0], torch.where(t % 16 == 15, 0, v[torch.clamp(t + 1, max=63)]))  # row_shl:1
+    assert torch.equal(out[:, 1], v[(t + 5) % 64])  # ds_bpermute
+    assert torch.equal(out[:, 2], v[t ^ 1])  # ds_swizzle SWAP,1
+    ballot = sum(1 << i for i in range(64) if v[i] & 1)
+    assert [int(x) & 0xFFFFFFFF for x in out[:, 3]] == [(ballot >> (32 * (i % 2))) & 0xFFFFFFFF for i in range(64)]
+    assert torch.equal(out[:, 4], v[0].expand(64))  # readfirstlane
+
+
+def test_buffer_out_of_range_loads_zero_and_drops_stores(engine, micro):
+    data = torch.arange(64, dtype=torch.int32)
+    out = torch.full((64,), -1, dtype=torch.int32)
+    engine.launch(micro, "buffer_oob", (1,), (64,), [ptr(data), ptr(out), ctypes.c_int(40 * 4)])
+    assert torch.equal(out[:40], torch.arange(40, dtype=torch.int32)) and (out[40:] == 0).all()
+    assert torch.equal(data[:40], torch.arange(40, dtype=torch.int32) + 100)
+    assert torch.equal(data[40:], torch.arange(40, 64, dtype=torch.int32))
+
+
+def test_fp8_encode_rounds_to_nearest_even_and_overflows_to_nan(engine, micro):
+    values = torch.cat([torch.randn(200, generator=torch.Generator().manual_seed(2)) * 50,
+                        torch.tensor([0.0, -0.0, 240.0, 247.9, 248.0, 1e-5, float("nan"), 0.0009765625 * 1.5])])
+    out = torch.zeros(values.numel(), dtype=torch.uint8)
+    engine.launch(micro, "fp8_encode", (4,), (64,), [ptr(values), ptr(out), ctypes.c_int(values.numel())])
+    assert torch.equal(out[:200], values[:200].to(torch.float8_e4m3fnuz).view(torch.uint8))
+    # NOTE: MODE.FP16_OVFL = 0 (clang's default): a value rounding past 240 becomes NaN (0x80)
+    assert out[200:].tolist() == [0x00, 0x00, 0x7F, 0x7F, 0x80, 0x00, 0x80, 0x02]
+
+
+# ---- memory-model checks: the engine rejects these with the right reason --------------------
+def test_lds_race_without_barrier_is_reported(engine, micro):
+    x, out = torch.arange(256, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
+    with pytest.raises(harness.EngineError, match=r"LDS race: wave \d+ (reads|writes) byte \d+"):
+        engine.launch(micro, "lds_race", (1,), (256,), [ptr(x), ptr(out)])
+
+
+def test_missing_waitcnt_in_inline_asm_is_reported(engine, micro):
+    x, out = torch.arange(64, dtype=torch.int32), torch.zeros(64, dtype=torch.int32)
+    with pytest.raises(harness.EngineError, match=r"missing s_waitcnt: v\d+ is read while its vmcnt load"
+                                                  r" is outstanding at v_add_u32_e64 \(0x[0-9a-f]+\)"):
+        engine.launch(micro, "missing_wait", (1,), (64,), [ptr(x), ptr(out)])
+
+
+def test_out_of_allocation_store_names_the_tensor(engine, micro):
+    out = torch.zeros(64, dtype=torch.int32)
+    engine.note(out, "out")
+    try:
+        engine.launch(micro, "out_of_bounds", (1,), (64,), [ptr(out), ctypes.c_int(64)])  # in bounds
+        with pytest.raises(harness.EngineError, match=r"out-of-allocation access of 4 bytes .* past the start of out"):
+            engine.launch(micro, "out_of_bounds", (1,), (64,), [ptr(out), ctypes.c_int(65)])
+    finally:
+        engine.forget(out)
+
+
+def test_unknown_kernel_is_a_fault(engine, micro):
+    with pytest.raises(harness.EngineError, match="no kernel nope"):
+        engine.launch(micro, "nope", (1,), (64,), [])
+
+
+# ---- the repo's kernels ----------------------------------------------------------------------
+# (m, n, k, split_k): a test shape, an off-grid shape (byte-wise staging path), forced split-K
+CASES = [(64, 256, 512, 1), (100, 200, 512, 1), (96, 512, 1024, 4)]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "m{}_n{}_k{}_sk{}".format(*c))
+def test_repo_kernel_passes_the_reference_check(engine, variant, case):
+    m, n, k, split_k = case
+    if split_k > 1 and variant in ("v0_naive", "v1_lds_mfma"):
+        pytest.skip("no split-K in this variant")
+    for tile in harness.TILES[variant]:
+        data = generate_input(m=m, n=n, k=k, seed=11, device="cpu")
+        pristine = clone_input(data)
+        out = harness.run_gemm(engine, variant, tile, data, split_k)
+        ok, message = check_implementation(pristine, out)
+        assert ok, f"{variant} {tile}: {message}"
+
+
+@pytest.fixture(scope="module")
+def source_engine_modules():
+    from kernels import emulate
+
+    folder = Path(tempfile.mkdtemp(prefix="isa_vs_source_"))
+    return {variant: emulate.load_packed(variant, folder) for variant in ("v3_twoblock_xcd",)}
+
+
+def _both_engines(engine, module, variant, tile_index, case):
+    m, n, k, split_k = case
+    tile = harness.TILES[variant][tile_index]
+    data = generate_input(m=m, n=n, k=k, seed=7, device="cpu")
+    a, b, a_scale, b_scale, c = data
+    tiles = -(-m // tile.block_m) * -(-n // tile.block_n)
+    workspace = torch.zeros(split_k * tiles * tile.block_m * tile.block_n if split_k > 1 else 0)
+    counters = torch.zeros(tiles if split_k > 1 else 0, dtype=torch.int32)
+    source = module._module.fp8_mm(a, b, a_scale, b_scale, c.clone(), workspace, counters, tile_index, split_k)
+    isa = harness.run_gemm(engine, variant, tile, (a, b, a_scale, b_scale, c.clone()), split_k)
+    return source.view(torch.int16), isa.view(torch.int16)
+
+
+@pytest.mark.parametrize("tile_index,case", [(0, (64, 256, 512, 1)), (1, (100, 200, 512, 2)),
+                                             (1, (128, 512, 1024, 1))])
+def test_packed_variant_is_bit_identical_on_both_engines(engine, source_engine_modules, tile_index, case):
+    source, isa = _both_engines(engine, source_engine_modules["v3_twoblock_xcd"], "v3_twoblock_xcd", tile_index, case)
+    assert torch.equal(source, isa), f"{(source != isa).sum().item()} of {isa.numel()} bf16 outputs differ"
+
+
+@pytest.mark.xfail(strict=True, reason="the source emulator rounds acc += scale * part twice (x86 without FMA "
+                                       "contraction) where gfx942's code has one v_pk_fma_f32; the ISA engine "
+                                       "follows the machine code")
+def test_split_k_accumulation_is_bit_identical_on_both_engines(engine, source_engine_modules):
+    source, isa = _both_engines(engine, source_engine_modules["v3_twoblock_xcd"], "v3_twoblock_xcd", 0,
+                                (96, 512, 1024, 4))
+    assert torch.equal(source, isa)
