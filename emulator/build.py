@@ -94,11 +94,14 @@ def compiler_env():
             os.environ["CXX"] = saved
 
 
-def translation_unit(name: str, cpp_sources: list[str], cuda_sources: list[str], functions) -> str:
-    """One C++ file: torch, the emulator's HIP runtime, the user's sources, one pybind11 module.
+def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str], functions,
+                      split: bool = False) -> list[str]:
+    """The C++ files to build: torch, the emulator's HIP runtime, the user's sources, one pybind11 module.
 
     The module defines `functions` (torch's convention) and runs each source's own
     PYBIND11_MODULE body (rewritten by preprocess into a function), so both ways of binding work.
+    Normally one file holds everything; `split` keeps the C++ and HIP sources in two files, as
+    torch builds them, for sources that define the same names.
     """
     if isinstance(functions, str):
         functions = [functions]
@@ -106,17 +109,23 @@ def translation_unit(name: str, cpp_sources: list[str], cuda_sources: list[str],
         defs = [f'  m.def("{f}", &{f}, "{doc}");' for f, doc in functions.items()]
     else:
         defs = [f'  m.def("{f}", &{f}, "{f}");' for f in functions or []]
-    parts = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
-    named = [(s, f"{name}_cpp{i}.cpp") for i, s in enumerate(cpp_sources)]
-    named += [(s, f"{name}_hip{i}.hip") for i, s in enumerate(cuda_sources)]
-    for src, filename in named:
+    head = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
+    cpp_part, hip_part, inits = [], [], []
+    named = [(s, f"{name}_cpp{i}.cpp", cpp_part) for i, s in enumerate(cpp_sources)]
+    named += [(s, f"{name}_hip{i}.hip", hip_part if split else cpp_part) for i, s in enumerate(cuda_sources)]
+    for src, filename, part in named:
         text = preprocess(src, filename)
-        parts.append(text)
+        part.append(text)
         if module_init_name(filename) + "(" in text:
-            defs.append(f"  {module_init_name(filename)}(m);")
-    parts.append('#line 1 "binding.cpp"')
-    parts.append(BINDING_TEMPLATE.format(defs="\n".join(defs)))
-    return "\n".join(parts)
+            inits.append(module_init_name(filename))
+    binding = ['#line 1 "binding.cpp"'] + [f"void {f}(pybind11::module_&);" for f in inits]
+    binding.append(BINDING_TEMPLATE.format(defs="\n".join(defs + [f"  {f}(m);" for f in inits])))
+    units = ["\n".join(head + cpp_part + binding)]
+    return units + ["\n".join(head + hip_part)] if split else units
+
+
+def translation_unit(name: str, cpp_sources: list[str], cuda_sources: list[str], functions) -> str:
+    return translation_units(name, cpp_sources, cuda_sources, functions)[0]
 
 
 # User flags that leave a precompiled prelude valid (macros, include paths, warnings).
@@ -186,37 +195,46 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
     flags = base + user_flags
     ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
-    source = translation_unit(name, cpp_sources, cuda_sources, functions)
-    digest = hashlib.sha256("\0".join([source, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
-    # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
-    # host build always lives in its own cache.
-    build_dir = DEFAULT_BUILD_ROOT / f"{name}_{digest}"
-    build_dir.mkdir(parents=True, exist_ok=True)
-    main = build_dir / "main.cpp"
-    if not main.exists() or main.read_text() != source:
-        main.write_text(source)
     pch = prelude_pch(base, user_flags)
-    if pch:
-        flags = flags + ["-include-pch", str(pch)]
     includes = [str(INCLUDE_DIR)] + [str(p) for p in STANDIN_DIRS if p.is_dir()] + list(extra_include_paths or [])
-    def build(cflags):
-        return cpp_extension.load(name=f"{name}_{digest}", sources=[str(main)], extra_cflags=cflags,
-                                  extra_ldflags=ldflags, extra_include_paths=includes,
-                                  build_directory=str(build_dir), verbose=verbose, with_cuda=False,
-                                  is_python_module=is_python_module, keep_intermediates=keep_intermediates)
 
-    with compiler_env(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    def build(split: bool):
+        units = translation_units(name, cpp_sources, cuda_sources, functions, split)
+        digest = hashlib.sha256("\0".join([*units, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
+        # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
+        # host build always lives in its own cache.
+        build_dir = DEFAULT_BUILD_ROOT / f"{name}_{digest}"
+        build_dir.mkdir(parents=True, exist_ok=True)
+        files = [build_dir / f for f in ("main.cpp", "hip.cpp")[:len(units)]]
+        for path, text in zip(files, units):
+            if not path.exists() or path.read_text() != text:
+                path.write_text(text)
+
+        def compile_with(cflags):
+            return cpp_extension.load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
+                                      extra_ldflags=ldflags, extra_include_paths=includes,
+                                      build_directory=str(build_dir), verbose=verbose, with_cuda=False,
+                                      is_python_module=is_python_module, keep_intermediates=keep_intermediates)
         try:
             try:
-                module = build(flags)
+                return compile_with(flags + (["-include-pch", str(pch)] if pch else []))
             except RuntimeError as e:
                 if not pch or ("precompiled header" not in str(e) and ".pch" not in str(e)):
                     raise
                 pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
-                module = build(flags[:-2])
+                return compile_with(flags)
         except RuntimeError as e:
             raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
+
+    with compiler_env(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            module = build(split=False)
+        except EmulatorBuildError as e:
+            # torch compiles C++ and HIP sources separately: names defined in both are legal there
+            if not (cpp_sources and cuda_sources and "redefinition of" in str(e)):
+                raise
+            module = build(split=True)
     from emulator.schedules import wrap_for_schedules
     return wrap_for_schedules(module)
 

@@ -271,7 +271,7 @@ def rewrite_module_definition(src: str, masked: str, filename: str) -> str:
     m = MODULE_DEFINITION.search(masked)
     if not m:
         return src
-    return src[:m.start()] + f"static void {module_init_name(filename)}(pybind11::module_& {m.group(1)})" + src[m.end():]
+    return src[:m.start()] + f"void {module_init_name(filename)}(pybind11::module_& {m.group(1)})" + src[m.end():]
 
 
 # The host code's view of torch: its GPU tensors are the emulator's CPU tensors.

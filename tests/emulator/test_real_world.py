@@ -48,7 +48,7 @@ def test_own_pybind_module_and_functions_omitted():
     src = ('#include <pybind11/pybind11.h>\nint twice(int x) { return 2 * x; }\n'
            'PYBIND11_MODULE(TORCH_EXTENSION_NAME, mod) {\n  mod.def("twice", &twice);\n}\n')
     tu = translation_unit("own", [], [src], None)
-    assert "static void emu_user_module_own_hip0_hip(pybind11::module_& mod)" in tu
+    assert "void emu_user_module_own_hip0_hip(pybind11::module_& mod)" in tu
     assert "  emu_user_module_own_hip0_hip(m);" in tu and "PYBIND11_MODULE(TORCH" not in tu.split("binding.cpp")[0]
 
 
@@ -159,3 +159,15 @@ def test_cpp_extension_load_of_source_files():
     assert x.tolist() == [3.0 * i for i in range(100)]
     with pytest.raises(EmulatorBuildError, match="not found: nowhere.hip"):
         emulator.load("missing", ["nowhere.hip"])
+
+
+def test_cpp_and_hip_sources_that_define_the_same_names_build_apart():
+    import emulator
+    cpp = "constexpr int kScale = 2;\nvoid twice(torch::Tensor x);\nint scale() { return kScale; }\n"
+    hip = ("#include <hip/hip_runtime.h>\nconstexpr int kScale = 2;\n"
+           "__global__ void twice_kernel(float* x) { x[threadIdx.x] *= kScale; }\n"
+           "void twice(torch::Tensor x) { twice_kernel<<<1, 64>>>(x.data_ptr<float>()); }\n")
+    module = emulator.load_inline("split_units", cpp, hip, functions=["twice", "scale"])
+    x = torch.ones(64)
+    module.twice(x)
+    assert x.tolist() == [2.0] * 64 and module.scale() == 2
