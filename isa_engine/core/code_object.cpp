@@ -3,7 +3,11 @@
 // (amdhsa.kernels: .args with offsets/sizes/value kinds), and the decoded text.
 #include <elf.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "internal.h"
@@ -107,10 +111,43 @@ std::vector<std::string> CodeObjectImpl::kernel_names() const {
 }
 
 std::string CodeObjectImpl::line_of(uint64_t addr) const {
-  std::string best;
-  for (auto& [a, where] : lines)
-    if (a <= addr) best = where;
-  return best;
+  // Fault path only: hand the ELF to llvm-symbolizer (inlined frames: the innermost first,
+  // the kernel last).
+  if (!has_line_table) return "";
+  char path[] = "/tmp/isa_engine_co_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return "";
+  const bool written = write(fd, elf.data(), elf.size()) == ssize_t(elf.size());
+  close(fd);
+  std::string out;
+  if (written) {
+    char cmd[256];
+    for (const char* tool : {"llvm-symbolizer-19", "llvm-symbolizer"}) {
+      snprintf(cmd, sizeof cmd, "%s --obj=%s 0x%llx 2>/dev/null", tool, path, (unsigned long long)addr);
+      if (FILE* p = popen(cmd, "r")) {
+        char buf[4096];
+        while (fgets(buf, sizeof buf, p)) out += buf;
+        if (pclose(p) == 0 && !out.empty()) break;
+        out.clear();
+      }
+    }
+  }
+  unlink(path);
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    if (end > start) lines.push_back(out.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.size() < 2 || lines[1].rfind("??", 0) == 0) return "";
+  std::string where = lines[1];
+  const size_t colon = where.rfind(':');  // drop the column
+  if (colon != std::string::npos && where.find(':') != colon) where.resize(colon);
+  std::string text = "at " + where + " (" + lines[0] + ")";
+  if (lines.size() >= 4) text += " inlined into " + lines[lines.size() - 2];
+  return text;
 }
 
 }  // namespace isa::detail
@@ -132,12 +169,17 @@ std::shared_ptr<CodeObject> CodeObject::load(const void* elf, size_t size) {
   auto in_file = [&](const Elf64_Shdr& s) { return s.sh_type == SHT_NOBITS || s.sh_offset + s.sh_size <= size; };
 
   auto co = std::make_shared<CodeObjectImpl>();
+  co->elf.assign(bytes, bytes + size);
   uint64_t image_end = 0;
   for (auto& s : sh)
     if (s.sh_flags & SHF_ALLOC) image_end = std::max<uint64_t>(image_end, s.sh_addr + s.sh_size);
   co->image.assign(image_end + 16, 0);
+  const Elf64_Shdr& names = sh.at(eh.e_shstrndx);
   for (auto& s : sh) {
     if (!in_file(s)) throw Fault("code object: section outside the file");
+    if (s.sh_name < names.sh_size &&
+        strcmp(reinterpret_cast<const char*>(bytes + names.sh_offset + s.sh_name), ".debug_line") == 0)
+      co->has_line_table = true;
     if ((s.sh_flags & SHF_ALLOC) && s.sh_type != SHT_NOBITS)
       memcpy(co->image.data() + s.sh_addr, bytes + s.sh_offset, s.sh_size);
   }

@@ -17,7 +17,7 @@ namespace isa::detail {
 [[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what) {
   std::ostringstream os;
   os << L.k->symbol << ": " << what << " at " << in.name << " (0x" << std::hex << in.addr << ")";
-  std::string line = L.co->line_of(in.addr);
+  const std::string line = L.co->line_of(in.addr);
   if (!line.empty()) os << " " << line;
   throw Fault(os.str());
 }

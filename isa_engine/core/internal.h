@@ -175,7 +175,9 @@ class CodeObjectImpl final : public CodeObject {
   std::map<std::string, KernelInfo> kernels;
   std::vector<Inst> insts;                       // every decoded instruction, in address order
   std::unordered_map<uint64_t, int32_t> by_addr;  // address -> index in insts
-  std::vector<std::pair<uint64_t, std::string>> lines;  // reserved: debug line info (address, "file:line")
+  std::vector<uint8_t> elf;  // the file as loaded: llvm-symbolizer reads its line table on a fault
+  bool has_line_table = false;
+  // "file:line (function)" of an address from the DWARF line table, "" without one.
   std::string line_of(uint64_t addr) const;
 };
 

@@ -99,3 +99,10 @@ extern "C" __global__ void fp8_encode(const float* in, uint8_t* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __builtin_amdgcn_cvt_pk_fp8_f32(in[i], 0.0f, 0, false) & 0xff;
 }
+
+// An instruction the engine has no semantics for (v_sad_u8): a fault naming it.
+extern "C" __global__ void unimplemented(int* out) {
+  int v;
+  asm volatile("v_sad_u8 %0, %1, %1, %1" : "=v"(v) : "v"(out[threadIdx.x]));
+  out[threadIdx.x] = v;
+}
