@@ -205,6 +205,8 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
         # host build always lives in its own cache.
         build_dir = DEFAULT_BUILD_ROOT / f"{name}_{digest}"
         build_dir.mkdir(parents=True, exist_ok=True)
+        if not split and (build_dir / "needs_split").exists():  # this source failed as one unit before
+            return build(split=True)
         files = [build_dir / f for f in ("main.cpp", "hip.cpp")[:len(units)]]
         for path, text in zip(files, units):
             if not path.exists() or path.read_text() != text:
@@ -224,17 +226,15 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
                 pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
                 return compile_with(flags)
         except RuntimeError as e:
+            # torch compiles C++ and HIP sources separately: names defined in both are legal there
+            if not split and cpp_sources and cuda_sources and "redefinition of" in str(e):
+                (build_dir / "needs_split").touch()
+                return build(split=True)
             raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
 
     with compiler_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            module = build(split=False)
-        except EmulatorBuildError as e:
-            # torch compiles C++ and HIP sources separately: names defined in both are legal there
-            if not (cpp_sources and cuda_sources and "redefinition of" in str(e)):
-                raise
-            module = build(split=True)
+        module = build(split=False)
     from emulator.schedules import wrap_for_schedules
     return wrap_for_schedules(module)
 
