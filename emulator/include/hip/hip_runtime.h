@@ -21,6 +21,15 @@
 #endif
 #define __AMDGCN_WAVEFRONT_SIZE 64
 #define __AMDGCN_WAVEFRONT_SIZE__ 64
+// clang's memory scopes for __hip_atomic_* (predefined in HIP mode; the builtins themselves are
+// clang's, available in C++ too).
+#ifndef __HIP_MEMORY_SCOPE_SINGLETHREAD
+#define __HIP_MEMORY_SCOPE_SINGLETHREAD 1
+#define __HIP_MEMORY_SCOPE_WAVEFRONT 2
+#define __HIP_MEMORY_SCOPE_WORKGROUP 3
+#define __HIP_MEMORY_SCOPE_AGENT 4
+#define __HIP_MEMORY_SCOPE_SYSTEM 5
+#endif
 
 // ---- qualifiers ------------------------------------------------------------------------------
 #define __global__
