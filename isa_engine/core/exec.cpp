@@ -66,12 +66,13 @@ struct Exec {
 
   // ---- waitcnt checks ---------------------------------------------------------------------
   void check_pending(uint32_t tag, const char* reg, int index) {
-    const bool lgkm = tag >> 31;
-    const uint32_t issue = tag & 0x7fffffffu;
-    const uint32_t done = lgkm ? w.lgkm_done : w.vm_done;
+    const bool lgkm = tag >> 31, smem = (tag >> 30) & 1;
+    const uint32_t issue = tag & 0x3fffffffu;
+    const uint32_t done = smem ? w.smem_done : lgkm ? w.lgkm_done : w.vm_done;
     if (int32_t(issue - done) > 0) {
       std::ostringstream os;
-      os << "missing s_waitcnt: " << reg << index << " is read while its " << (lgkm ? "lgkmcnt" : "vmcnt")
+      os << "missing s_waitcnt: " << reg << index << " is read while its "
+         << (smem ? "scalar (lgkmcnt, complete only at lgkmcnt(0))" : lgkm ? "lgkmcnt" : "vmcnt")
          << " load is outstanding";
       die(os.str());
     }
@@ -598,7 +599,7 @@ void Exec::smem() {
     case OP_s_memtime: case OP_s_memrealtime: {
       uint64_t t = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count() / 10);
       swrite64(i.dst, t);
-      w.spend[i.dst] = w.spend[i.dst + 1] = 0x80000000u | ++w.lgkm_issued;
+      w.spend[i.dst] = w.spend[i.dst + 1] = 0xc0000000u | (w.smem_last = ++w.lgkm_issued);
       return;
     }
     case OP_s_dcache_inv: case OP_s_dcache_wb: case OP_s_dcache_inv_vol: case OP_s_dcache_wb_vol: return;
@@ -611,7 +612,7 @@ void Exec::smem() {
   if (!(i.op >= OP_s_buffer_load_dword && i.op <= OP_s_buffer_load_dwordx16))
     base = uint64_t(w.s[i.saddr]) | (uint64_t(w.s[i.saddr + 1]) << 32);
   uint64_t addr = (base + uint64_t(off)) & ~3ull;
-  const uint32_t tag = 0x80000000u | ++w.lgkm_issued;
+  const uint32_t tag = 0xc0000000u | (w.smem_last = ++w.lgkm_issued);
   if (i.op >= OP_s_buffer_load_dword && i.op <= OP_s_buffer_load_dwordx16) {
     const uint32_t records = w.s[i.saddr + 2];
     for (int k = 0; k < n; ++k) {
@@ -1573,6 +1574,19 @@ void Exec::compare() {
   }
 }
 
+// D[r][j] = sum_k A[r][k] * B[k][j] in double, k ascending (M fixed: the j loop vectorises).
+template <int M>
+void mfma_products(const double (*a)[64], const double (*b)[32], int K, double (*acc)[32]) {
+  for (int r = 0; r < M; ++r) {
+    double row[M] = {};
+    for (int k = 0; k < K; ++k) {
+      const double aik = a[r][k];
+      for (int j = 0; j < M; ++j) row[j] += aik * b[k][j];
+    }
+    memcpy(acc[r], row, sizeof row);
+  }
+}
+
 // MFMA (dense, single block): lane l holds A[l % M][KPL*(l/M) + e] and B[KPL*(l/M) + e][l % M]
 // (tests/data/spec/mfma). Products are exact in double; the sum over k is accumulated in double
 // and rounded once to f32 after adding C ("exact then round", the source emulator's model).
@@ -1603,23 +1617,26 @@ void Exec::mfma() {
     }
   };
   double a[32][64], b[64][32];
+  const double* table_a = ta == 1 ? fp8_tables().fp8d : ta == 2 ? fp8_tables().bf8d : nullptr;
+  const double* table_b = tb == 1 ? fp8_tables().fp8d : tb == 2 ? fp8_tables().bf8d : nullptr;
   for (int l = 0; l < 64; ++l) {
     const uint64_t av = operand(i.src[0], l), bv = operand(i.src[1], l);
+    const int k0 = kpl * (l / M), row = l % M;
+    if (table_a && table_b) {  // fp8/bf8: one table lookup per byte
+      for (int e = 0; e < kpl; ++e) {
+        a[row][k0 + e] = table_a[(av >> (8 * e)) & 0xff];
+        b[k0 + e][row] = table_b[(bv >> (8 * e)) & 0xff];
+      }
+      continue;
+    }
     for (int e = 0; e < kpl; ++e) {
-      const int k = kpl * (l / M) + e;
-      a[l % M][k] = decode(ta, av, e);
-      b[k][l % M] = decode(tb, bv, e);
+      a[row][k0 + e] = decode(ta, av, e);
+      b[k0 + e][row] = decode(tb, bv, e);
     }
   }
   double acc[32][32];
-  for (int r = 0; r < M; ++r) {
-    double row[32] = {};
-    for (int k = 0; k < K; ++k) {
-      const double aik = a[r][k];
-      for (int j = 0; j < M; ++j) row[j] += aik * b[k][j];
-    }
-    memcpy(acc[r], row, sizeof(double) * M);
-  }
+  if (M == 16) mfma_products<16>(a, b, K, acc);
+  else mfma_products<32>(a, b, K, acc);
   uint32_t out[16][64];
   for (int l = 0; l < 64; ++l)
     for (int gi = 0; gi < G; ++gi) {
@@ -1727,6 +1744,7 @@ void Exec::sopp_waitcnt() {
   // order, which this in-order model treats like LDS.
   if (w.vm_issued - w.vm_done > vm) w.vm_done = w.vm_issued - vm;
   if (w.lgkm_issued - w.lgkm_done > lgkm) w.lgkm_done = w.lgkm_issued - lgkm;
+  if (lgkm == 0) w.smem_done = w.smem_last;
 }
 
 }  // namespace
@@ -1741,7 +1759,7 @@ void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L) {
   w.pc = k.first;
   w.done = w.at_barrier = false;
   w.id = index;
-  w.vm_issued = w.vm_done = w.lgkm_issued = w.lgkm_done = 0;
+  w.vm_issued = w.vm_done = w.lgkm_issued = w.lgkm_done = w.smem_last = w.smem_done = 0;
   // MODE from compute_pgm_rsrc1: FLOAT_ROUND_MODE_32/16_64 [15:12], FLOAT_DENORM_MODE_32/16_64 [19:16]
   w.mode = ((k.rsrc1 >> 12) & 0xff) | (((k.rsrc1 >> 21) & 1) << 8) | (((k.rsrc1 >> 23) & 1) << 9);
   // user SGPRs in kernel-code-properties order

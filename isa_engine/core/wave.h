@@ -34,8 +34,10 @@ struct Wave {
   bool done = false, at_barrier = false;
   int id = 0;
   uint32_t mode = 0;
-  // s_waitcnt bookkeeping: per register the counter (bit 31: lgkm) and issue number it waits on.
+  // s_waitcnt bookkeeping: per register the counter (bit 31: lgkm, bit 30: SMEM) and issue number.
   uint32_t vm_issued = 0, vm_done = 0, lgkm_issued = 0, lgkm_done = 0;
+  // SMEM returns out of order: its loads are complete only after an lgkmcnt(0) wait.
+  uint32_t smem_last = 0, smem_done = 0;
   uint32_t vpend[512];
   uint32_t spend[128];
   std::vector<uint8_t> scratch;  // lane-major private memory
@@ -43,7 +45,7 @@ struct Wave {
   uint64_t instructions = 0, mfmas = 0;
   double mfma_seconds = 0;
   uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }
-  bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done; }
+  bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done || smem_last != smem_done; }
 };
 
 // LDS of one workgroup and its race shadow (per byte: last writer wave + 1, reader waves mask).
