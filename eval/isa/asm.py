@@ -98,10 +98,13 @@ def _function_body(lines: list[str], symbol: str) -> tuple[list[_Line], dict[str
         if stripped.startswith(".Lfunc_end"):
             continue
         if _LABEL.match(stripped):
-            body.append(_Line(label=stripped))
+            # Only basic blocks start a block: `-g` adds `.LtmpN:` (and `.Lfunc_begin0:`)
+            # labels for line info in the middle of blocks; they are not jump targets.
+            if stripped.startswith(".LBB"):
+                body.append(_Line(label=stripped))
         elif stripped.startswith("; %bb."):  # an unlabelled block; its comment names its loop
             body.append(_Line(label=stripped))
-        elif stripped.startswith(";") and body and body[-1].label:
+        elif stripped.startswith(";") and not stripped.startswith(";DEBUG_") and body and body[-1].label:
             # LLVM wraps long loop annotations onto comment lines under the label.
             body[-1] = _Line(label=body[-1].label + " " + stripped)
         elif stripped and not stripped.startswith((";", ".")):
