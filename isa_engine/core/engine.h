@@ -29,13 +29,19 @@ class CodeObject {
   static std::shared_ptr<CodeObject> load(const void* elf, size_t size);  // throws Fault
   virtual ~CodeObject() = default;
   virtual bool has_kernel(const std::string& symbol) const = 0;  // e.g. "_Z6kernelPf"
-  virtual std::vector<std::string> kernel_names() const = 0;      // every kernel symbol, sorted
+  virtual std::vector<std::string> kernel_names() const { return {}; }  // every kernel symbol, sorted
 };
 
 // Launch `symbol` over `grid` workgroups of `block` work-items. `args` is HIP's array of
 // pointers to each explicit argument (hipLaunchKernel's); the engine lays them out with the
 // metadata's offsets and fills the hidden arguments (block counts, group sizes, ...) itself.
-// Runs to completion (launches are synchronous); throws Fault.
+// Runs to completion (launches are synchronous); throws Fault. Besides unknown instructions
+// it faults on: a register read while its load is outstanding by the s_waitcnt counters
+// ("missing s_waitcnt"), LDS bytes touched by two waves between barriers with one write ("LDS
+// race"), LDS/scratch accesses outside their sizes, and, once any allocation is noted, global
+// accesses outside every allocation ("out-of-allocation ... <what>"). Messages end with the
+// source line when the code object has a line table (-gline-tables-only) and the workgroup.
+// ISA_ENGINE_TRACE=<linear workgroup id> prints wave 0 of that workgroup to stderr.
 void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 block,
             void** args, uint32_t dynamic_lds);
 
