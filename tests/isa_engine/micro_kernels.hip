@@ -106,3 +106,11 @@ extern "C" __global__ void unimplemented(int* out) {
   asm volatile("v_sad_u8 %0, %1, %1, %1" : "=v"(v) : "v"(out[threadIdx.x]));
   out[threadIdx.x] = v;
 }
+
+// A private array indexed by data: lives in per-lane scratch (scratch_store/scratch_load).
+extern "C" __global__ void private_array(const int* in, int* out) {
+  int buf[48];
+  int t = threadIdx.x;
+  for (int i = 0; i < 48; ++i) buf[(i * 7 + t) % 48] = i * 1000 + t;
+  out[t] = buf[in[t] % 48] + buf[(in[t] + 5) % 48];
+}

@@ -178,6 +178,17 @@ def test_fp8_encode_rounds_to_nearest_even_and_overflows_to_nan(engine, micro):
     assert out[200:].tolist() == [0x00, 0x00, 0x7F, 0x7F, 0x80, 0x00, 0x80, 0x02]
 
 
+def test_private_array_in_per_lane_scratch(engine, micro):
+    x = torch.randint(0, 1000, (128,), dtype=torch.int32, generator=torch.Generator().manual_seed(4))
+    out = torch.zeros(128, dtype=torch.int32)
+    engine.launch(micro, "private_array", (1,), (128,), [ptr(x), ptr(out)])
+    t = torch.arange(128)
+    buf = torch.zeros(48, 128, dtype=torch.int64)  # buf[(i * 7 + t) % 48] = i * 1000 + t
+    for i in range(48):
+        buf[(i * 7 + t) % 48, t] = i * 1000 + t
+    assert torch.equal(out, (buf[x.long() % 48, t] + buf[(x.long() + 5) % 48, t]).int())
+
+
 # ---- memory-model checks: the engine rejects these with the right reason --------------------
 def test_lds_race_without_barrier_is_reported(engine, micro):
     x, out = torch.arange(256, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
