@@ -111,10 +111,20 @@ def reject_unsupported(src: str, masked: str, filename: str) -> None:
         m = pattern.search(target)
         if m:
             fail(filename, src, m.start(), message.format(m.group(1)))
+
+
+def stub_unsupported_builtins(src: str, masked: str, filename: str) -> str:
+    """Each __builtin_amdgcn_* the emulator does not implement becomes a stub that fails when called,
+    naming the builtin and its line: code that never runs (another target's fallback) still builds."""
     known = emulated_builtins()
+    edits = []
     for m in re.finditer(r"\b__builtin_amdgcn_\w+", masked):
         if m.group(0) not in known and not masked[m.end():].lstrip().startswith("##"):
-            fail(filename, src, m.start(), f"{m.group(0)} is not emulated (see emulator/README.md for the supported list)")
+            edits.append((m.start(), m.end(),
+                          f'::emu::NotEmulated{{"{m.group(0)}", "{filename}", {line_of(src, m.start())}}}'))
+    for a, b, text in reversed(edits):
+        src = src[:a] + text + src[b:]
+    return src
 
 
 def rewrite_launches(src: str, masked: str, filename: str) -> str:
@@ -249,6 +259,7 @@ def preprocess(src: str, filename: str) -> str:
     masked = mask_comments_and_strings(src)
     reject_unsupported(src, masked, filename)
     src = rewrite_asm(src, masked, filename, emulated_builtins())
+    src = stub_unsupported_builtins(src, mask_comments_and_strings(src), filename)
     masked = mask_comments_and_strings(src)
     src = rewrite_launches(src, masked, filename)
     masked = mask_comments_and_strings(src)

@@ -58,7 +58,7 @@ def test_wave_barrier_orders_lanes_of_a_wave(faults_module):
 
 
 @pytest.mark.parametrize("source,message", [
-    ("__global__ void k() {\n int x = __builtin_amdgcn_permlane16(0, 0, 0, 0, 0, 0); }", r"x.hip:2: __builtin_amdgcn_permlane16 is not emulated"),
+    ("__global__ void k() {\n __builtin_amdgcn_s_setreg(1, 0); }", r"x.hip:2: __builtin_amdgcn_s_setreg \(MODE register access\) is not emulated"),
 ])
 def test_unsupported_constructs_fail_at_build_time(source, message):
     with pytest.raises(EmulatorBuildError, match=message):
@@ -69,7 +69,13 @@ def test_rewrites_keep_line_numbers():
     src = "__global__ void k(int* p) {\n  __shared__ float t[4][8], u[2];\n  extern __shared__ int d[];\n}\n" \
           "void f(int* p) {\n  k<<<dim3(1, 2),\n     64>>>(p);\n}\n"
     out = preprocess(src, "x.hip")
-    assert out.count("\n") == src.count("\n") + 1
+    body = out.split('#line 1 "x.hip"\n')[1].split("\n#undef __HIP_DEVICE_COMPILE__")[0]
+    assert body.count("\n") == src.count("\n")
     assert "auto& t = ::emu::lds_var<float[4][8]>" in out and "auto& u = ::emu::lds_var<float[2]>" in out
     assert "int* const d = ::emu::dynamic_lds<int>();" in out
     assert '::emu::Launcher(dim3(1, 2),\n     64).named("k")(k, p)' in out
+
+
+def test_unemulated_builtin_becomes_a_stub_that_fails_when_called():
+    out = preprocess("__global__ void k() {\n int x = __builtin_amdgcn_permlane16(0, 0, 0, 0, 0, 0); }", "x.hip")
+    assert '::emu::NotEmulated{"__builtin_amdgcn_permlane16", "x.hip", 2}(0, 0' in out

@@ -291,6 +291,36 @@ EMU_MFMA_16BIT(mfma_f32_32x32x8f16, 32, F16, emu_fp16x4, emu_f32x16)
 EMU_MFMA_16BIT(mfma_f32_16x16x16f16, 16, F16, emu_float16x4, emu_f32x4)
 EMU_MFMA_16BIT(mfma_f32_32x32x8f16, 32, F16, emu_float16x4, emu_f32x16)
 #undef EMU_MFMA_16BIT
+// Single-block f32 MFMAs (same layout rule: lane l holds A[l % M][l / M] and B[l / M][l % M]).
+inline emu_f32x4 __builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, emu_f32x4 c, int cbsz, int abid, int blgp,
+                                                      ::emu::Loc site = ::emu::Loc::current()) {
+  return ::emu::MfmaOp<16, ::emu::MfmaInput::F32, ::emu::MfmaInput::F32>::run(
+      ::emu::bit_cast<uint32_t>(a), ::emu::bit_cast<uint32_t>(b), c, cbsz, abid, blgp, site);
+}
+inline emu_f32x16 __builtin_amdgcn_mfma_f32_32x32x2f32(float a, float b, emu_f32x16 c, int cbsz, int abid, int blgp,
+                                                       ::emu::Loc site = ::emu::Loc::current()) {
+  return ::emu::MfmaOp<32, ::emu::MfmaInput::F32, ::emu::MfmaInput::F32>::run(
+      ::emu::bit_cast<uint32_t>(a), ::emu::bit_cast<uint32_t>(b), c, cbsz, abid, blgp, site);
+}
+
+// A __builtin_amdgcn_* the emulator does not implement: emulator/preprocess.py rewrites its name to
+// ::emu::NotEmulated{name, file, line}, so the source builds and the call fails when it runs.
+namespace emu {
+struct NotEmulatedResult {
+  template <class T>
+  operator T() const { __builtin_trap(); }
+};
+struct NotEmulated {
+  const char* name;
+  const char* file;
+  int line;
+  template <class... Args>
+  NotEmulatedResult operator()(Args&&...) const {
+    lane_fail(std::string(name) + " (" + file + ":" + std::to_string(line) +
+              ") was called, but the emulator does not implement this builtin (see emulator/README.md)");
+  }
+};
+}  // namespace emu
 
 // ---- buffer resources and raw buffer access (§4.1, §4.2) ------------------------------------
 struct __amdgpu_buffer_rsrc_t {

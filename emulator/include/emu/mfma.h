@@ -24,9 +24,11 @@ namespace emu {
 typedef float f32x4 __attribute__((ext_vector_type(4)));
 typedef float f32x16 __attribute__((ext_vector_type(16)));
 
-enum class MfmaInput { Fp8, Bf8, Bf16, F16 };
+enum class MfmaInput { Fp8, Bf8, Bf16, F16, F32 };
 
-constexpr int mfma_elems_per_lane(MfmaInput t) { return (t == MfmaInput::Fp8 || t == MfmaInput::Bf8) ? 8 : 4; }
+constexpr int mfma_elems_per_lane(MfmaInput t) {
+  return (t == MfmaInput::Fp8 || t == MfmaInput::Bf8) ? 8 : t == MfmaInput::F32 ? 1 : 4;
+}
 
 inline float mfma_decode(MfmaInput t, uint64_t bits, int e) {
   switch (t) {
@@ -34,6 +36,7 @@ inline float mfma_decode(MfmaInput t, uint64_t bits, int e) {
     case MfmaInput::Bf8: return bf8_to_f32(uint8_t(bits >> (8 * e)));
     case MfmaInput::Bf16: return bf16_bits_to_f32(uint16_t(bits >> (16 * e)));
     case MfmaInput::F16: return float(bit_cast<_Float16>(uint16_t(bits >> (16 * e))));
+    case MfmaInput::F32: return bit_cast<float>(uint32_t(bits));
   }
   return 0;
 }
@@ -41,6 +44,7 @@ inline float mfma_decode(MfmaInput t, uint64_t bits, int e) {
 constexpr const char* mfma_name(int m, MfmaInput a, MfmaInput b) {
   if (a == MfmaInput::Bf16) return m == 16 ? "mfma_f32_16x16x16bf16_1k" : "mfma_f32_32x32x8bf16_1k";
   if (a == MfmaInput::F16) return m == 16 ? "mfma_f32_16x16x16f16" : "mfma_f32_32x32x8f16";
+  if (a == MfmaInput::F32) return m == 16 ? "mfma_f32_16x16x4f32" : "mfma_f32_32x32x2f32";
   if (m == 16) {
     if (a == MfmaInput::Fp8) return b == MfmaInput::Fp8 ? "mfma_f32_16x16x32_fp8_fp8" : "mfma_f32_16x16x32_fp8_bf8";
     return b == MfmaInput::Fp8 ? "mfma_f32_16x16x32_bf8_fp8" : "mfma_f32_16x16x32_bf8_bf8";
