@@ -21,11 +21,12 @@ struct Msg {
   int64_t i = 0;
   double f = 0;
   std::string s;
-  std::vector<Msg> items;                          // ARR
-  std::vector<std::pair<std::string, Msg>> fields;  // MAP (string keys)
+  std::vector<Msg> items;        // ARR, or MAP values
+  std::vector<std::string> keys;  // MAP keys (strings), parallel to items
   const Msg* get(const std::string& key) const {
-    for (auto& [k, v] : fields)
-      if (k == key) return &v;
+    if (type != MAP) return nullptr;
+    for (size_t k = 0; k < keys.size(); ++k)
+      if (keys[k] == key) return &items[k];
     return nullptr;
   }
 };
@@ -53,8 +54,8 @@ struct MsgReader {
       m.type = Msg::MAP;
       for (size_t k = 0; k < n; ++k) {
         Msg key = read();
-        Msg value = read();
-        m.fields.emplace_back(key.type == Msg::STR ? key.s : std::to_string(key.i), std::move(value));
+        m.keys.push_back(key.type == Msg::STR ? key.s : std::to_string(key.i));
+        m.items.push_back(read());
       }
     };
     if (t <= 0x7f) { m.type = Msg::INT; m.i = t; }

@@ -822,8 +822,8 @@ void Exec::ds() {
   if (i.op == OP_ds_nop) return;
   check_v(a, 1);
   const uint32_t* av = w.v[a - 256];
-  auto wr = [&](int l, uint64_t at, const void* p, uint32_t n) { memcpy(lds_ptr(at, n, true), p, n); };
-  auto rd = [&](int l, uint64_t at, void* p, uint32_t n) { memcpy(p, lds_ptr(at, n, false), n); };
+  auto wr = [&](int, uint64_t at, const void* p, uint32_t n) { memcpy(lds_ptr(at, n, true), p, n); };
+  auto rd = [&](int, uint64_t at, void* p, uint32_t n) { memcpy(p, lds_ptr(at, n, false), n); };
   const uint32_t off = uint32_t(i.offset);
   const uint32_t tag = 0x80000000u | ++w.lgkm_issued;
   int write_n = 0, read_n = 0, pair_size = 0, pair_scale = 1;
