@@ -230,18 +230,15 @@ struct Exec {
       else if (c == 0x13c) s = (l + 63) & 63;                                                 // wave_ror
       else if (c == 0x140) s = (row << 4) | (15 - in_row);                                    // row_mirror
       else if (c == 0x141) s = (l & ~7) | (7 - (l & 7));                                      // row_half_mirror
-      else if (c == 0x142) s = in_row == 15 ? -1 : l, s = (row > 0 && in_row == 15) ? l : s; // row_bcast15
-      else if (c == 0x143) s = l;
+      else if (c == 0x142) s = row > 0 ? row * 16 - 1 : -1;                                 // row_bcast:15
+      else if (c == 0x143) s = row >= 2 ? 31 : -1;                                           // row_bcast:31
       else die("unsupported DPP control");
-      if (c == 0x142) s = row > 0 ? ((row << 4) - 1) : -1, s = (row == 0) ? -1 : s;
-      if (c == 0x143) s = l >= 32 ? 31 : -1;
       const bool row_on = (in->row_mask >> row) & 1, bank_on = (in->bank_mask >> ((l >> 2) & 3)) & 1;
       bool valid = s >= 0 && s < 64 && ((exec >> s) & 1);
       if (valid) t[l] = p[s];
       else t[l] = 0;
       if (row_on && bank_on && (valid || in->bound_ctrl)) enable |= 1ull << l;
     }
-    if (c == 0x142 || c == 0x143) enable |= 0;  // broadcast lanes without a source keep their value
     write_mask = enable;
     apply_mods32(t, 0, FKind(in->fk));
     return t;
@@ -1276,11 +1273,11 @@ void Exec::valu() {
       break;
     }
     case OP_v_div_scale_f32: {
-      // Scales nothing: the values clang's division sequence sees are kept as they are (no
-      // denormal/overflow pre-scaling); VCC says "no scaling".
-      ABC32;
-      (void)c;
-      LANES r[l] = (i.src[0] == i.src[2] || true) ? a[l] : b[l];
+      // Scales nothing (S0 is returned as is, VCC says "no scaling"): v_div_fixup then
+      // returns the correctly rounded quotient of its unscaled operands, which is what the
+      // whole scale/fmas/fixup sequence computes.
+      A32;
+      LANES r[l] = a[l];
       wv(r);
       wmask(i.sdst, 0);
       break;
