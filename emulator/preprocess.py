@@ -197,6 +197,38 @@ def split_top_level(text: str) -> list[str]:
     return parts + [cur]
 
 
+def only_stored_to(masked: str, end: int, name: str) -> bool:
+    """True if every use of the array `name` declared just before `end`, up to the end of its block,
+    is a plain store `name[i]...[j] = v` (never read, address never taken)."""
+    depth, stop = 0, len(masked)
+    for i in range(end, len(masked)):
+        depth += masked[i] == "{"
+        depth -= masked[i] == "}"
+        if depth < 0:
+            stop = i
+            break
+    scope = masked[:stop]
+    for m in re.finditer(r"\b%s\b" % re.escape(name), scope[end:]):
+        a = end + m.start()
+        if re.search(r"(\.|->|::)\s*$", scope[max(0, a - 8):a]):
+            return False  # a member of the same name: leave it to the ordinary rules
+        j = a + len(name)
+        indexed = False
+        while True:
+            while j < stop and scope[j].isspace():
+                j += 1
+            if j < stop and scope[j] == "[":
+                j = matching(scope, j, "[", "]")
+                if j < 0:
+                    return False
+                indexed = True
+            else:
+                break
+        if not (indexed and scope.startswith("=", j) and not scope.startswith("==", j)):
+            return False
+    return True
+
+
 def rewrite_one_shared(src: str, masked: str, filename: str, start: int, end: int) -> str:
     """The replacement for the declaration statement src[start:end] (without its ';')."""
     decl = src[start:end]
@@ -229,6 +261,10 @@ def rewrite_one_shared(src: str, masked: str, filename: str, start: int, end: in
             tag = f"emu_lds_tag_{name}"
             out.append(f'struct {tag} {{}};\n#define {name} (::emu::lds_var<{type_name}{dims}>({tag}{{}}))\n'
                        f'#line {line} "{filename}"\n')
+        elif dims and only_stored_to(masked, end, name):
+            # NOTE: the gfx942 compile deletes a __shared__ array that is only ever stored to, so it
+            # does not count against the 64 KiB; neither does it here (scratch memory outside the LDS).
+            out.append(f"auto& {name} = ::emu::unused_lds_var<{type_name}{dims}>([] {{}});")
         else:
             out.append(f"auto& {name} = ::emu::lds_var<{type_name}{dims}>([] {{}});")
     # keep every newline of the original declaration so later lines keep their numbers

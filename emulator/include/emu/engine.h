@@ -208,10 +208,18 @@ inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
 #endif
   char address[32];
   std::snprintf(address, sizeof address, "%p", info->si_addr);
+  // NOTE: a general-protection fault (si_code SI_KERNEL, no address) in a kernel is almost always an
+  // aligned x86 vector move on an address gfx942 accepts (dword-aligned) but x86 does not.
+  bool general_protection = sig == SIGSEGV && info->si_code == SI_KERNEL && info->si_addr == nullptr;
   g.failure = (overflow >= 0 ? "work-item stack overflow (" + std::to_string(g.stacks.usable_bytes() >> 10) +
                                    " KiB per work-item; EMU_STACK_KB=n raises it)"
-                             : std::string(sig == SIGBUS ? "bus error" : "segmentation fault") +
-                                   " (invalid memory access at address " + address + ")") +
+               : general_protection
+                   ? std::string("misaligned vector access (general protection fault): a 16-byte vector load or store "
+                                 "at an address that is not 16-byte aligned (legal on gfx942, which needs 4; use HIP's "
+                                 "float4/int4 or give your own ext_vector_type typedef __attribute__((aligned(4)))), "
+                                 "or a non-canonical pointer")
+                   : std::string(sig == SIGBUS ? "bus error" : "segmentation fault") +
+                         " (invalid memory access at address " + address + ")") +
               " in " + launch_name(*g.launch) + ", " + lane_name(*lane) + where;
   lane->state = LaneState::Failed;
   context_switch(lane->ctx, g.scheduler);  // never resumed: the scheduler fails the launch
@@ -318,6 +326,17 @@ T& lds_var(Tag) {
   static const unsigned slot = g_next_lds_slot++;
   constexpr size_t align = alignof(T) > 16 ? alignof(T) : 16;
   return *static_cast<T*>(lds_slot(slot, sizeof(T), align, __PRETTY_FUNCTION__));
+}
+
+// A `__shared__` array that is only ever stored to (emulator/preprocess.py decides): gfx942's compile
+// deletes it, so it takes no LDS; stores go to per-thread scratch memory that nothing reads.
+template <class T, class Tag>
+T& unused_lds_var(Tag) {
+  struct alignas(alignof(T) > 16 ? alignof(T) : 16) Storage {
+    unsigned char bytes[sizeof(T)];
+  };
+  thread_local std::unique_ptr<Storage> storage(new Storage);
+  return *reinterpret_cast<T*>(storage->bytes);
 }
 
 template <class T>

@@ -212,10 +212,13 @@ template <class T>
 T unsafeAtomicAdd(T* p, T v) { return atomicAdd(p, v); }
 
 // ---- vector types ---------------------------------------------------------------------------
+// NOTE: aligned like their element type: gfx942's b64/b128 LDS and global accesses need only dword
+// alignment (a float4 at a 4-byte-aligned address is legal), while an x86 load of a 16-byte-aligned
+// vector type is an aligned SSE move that faults there. Unaligned moves cost the same on aligned data.
 #define EMU_VECTOR_TYPES(T, NAME)                                                           \
-  typedef T NAME##1 __attribute__((ext_vector_type(1)));                                    \
-  typedef T NAME##2 __attribute__((ext_vector_type(2)));                                    \
-  typedef T NAME##4 __attribute__((ext_vector_type(4)));                                    \
+  typedef T NAME##1 __attribute__((ext_vector_type(1), aligned(alignof(T))));               \
+  typedef T NAME##2 __attribute__((ext_vector_type(2), aligned(alignof(T))));               \
+  typedef T NAME##4 __attribute__((ext_vector_type(4), aligned(alignof(T))));               \
   struct NAME##3 {                                                                          \
     T x, y, z;                                                                              \
   };                                                                                        \
