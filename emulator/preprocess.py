@@ -5,8 +5,9 @@ Three rewrites, each keeping line numbers so compiler messages point at the user
   __shared__ T name[N];  (in a function)        ->  auto& name = ::emu::lds_var<T[N]>([]{});
   extern __shared__ T name[];                   ->  T* const name = ::emu::dynamic_lds<T>();
 asm labels and inline assembly (emulator/asm_rewrite.py), a source's own PYBIND11_MODULE
-(becomes a function the emulator's module calls), and a scan that rejects what the emulator
-cannot run (builtins it does not implement, MODE register access) with the construct and line.
+(becomes a function the emulator's module calls), a scan that rejects what the emulator cannot
+run (MODE register access) with the construct and line, and stubs for builtins it does not
+implement (they fail when called, naming builtin and line).
 """
 from __future__ import annotations
 
