@@ -42,6 +42,20 @@ extern "C" __global__ void mfma_16x16x32(const uint8_t* a, const uint8_t* b, flo
   for (int g = 0; g < 4; ++g) d[(4 * (lane / 16) + g) * 16 + lane % 16] = acc[g];
 }
 
+// The same MFMA with A packed k-major across lanes (a plausible mistake): wrong products.
+extern "C" __global__ void mfma_wrong_layout(const uint8_t* a, const uint8_t* b, float* d) {
+  int lane = threadIdx.x;
+  long av = 0, bv = 0;
+  for (int e = 0; e < 8; ++e) {
+    int k = 8 * (lane / 16) + e;
+    av |= long(a[(lane % 16) * 32 + 4 * e + lane / 16]) << (8 * e);
+    bv |= long(b[k * 16 + lane % 16]) << (8 * e);
+  }
+  floatx4 acc = {0, 0, 0, 0};
+  acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(av, bv, acc, 0, 0, 0);
+  for (int g = 0; g < 4; ++g) d[(4 * (lane / 16) + g) * 16 + lane % 16] = acc[g];
+}
+
 // LDS exchange between waves with a barrier (a reversal across the whole block).
 extern "C" __global__ void lds_reverse(const int* in, int* out) {
   __shared__ int buf[256];

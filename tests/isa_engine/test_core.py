@@ -137,6 +137,9 @@ def test_mfma_fp8_uses_the_calculator_layout(engine, micro):
     fp8 = lambda t: t.view(torch.float8_e4m3fnuz).double()  # noqa: E731
     # products are exact in double: the single rounding to f32 is the only one
     assert torch.equal(d, (fp8(a) @ fp8(b)).float())
+    # a kernel that packs A against the layout computes something else (a reference check fails)
+    engine.launch(micro, "mfma_wrong_layout", (1,), (64,), [ptr(a), ptr(b), ptr(d)])
+    assert not torch.allclose(d, (fp8(a) @ fp8(b)).float(), rtol=1e-2, atol=1e-2)
 
 
 def test_lds_exchange_across_waves_with_a_barrier(engine, micro):
