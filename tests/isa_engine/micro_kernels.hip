@@ -128,3 +128,22 @@ extern "C" __global__ void private_array(const int* in, int* out) {
   for (int i = 0; i < 48; ++i) buf[(i * 7 + t) % 48] = i * 1000 + t;
   out[t] = buf[in[t] % 48] + buf[(in[t] + 5) % 48];
 }
+
+// fp8 conversion builtins with every byte/word selector.
+typedef float floatx2 __attribute__((ext_vector_type(2)));
+extern "C" __global__ void fp8_selectors(const int* in, const float* f, float* out, int* packed) {
+  int t = threadIdx.x;
+  int v = in[t];
+  out[t * 8 + 0] = __builtin_amdgcn_cvt_f32_fp8(v, 0);
+  out[t * 8 + 1] = __builtin_amdgcn_cvt_f32_fp8(v, 1);
+  out[t * 8 + 2] = __builtin_amdgcn_cvt_f32_fp8(v, 2);
+  out[t * 8 + 3] = __builtin_amdgcn_cvt_f32_fp8(v, 3);
+  floatx2 lo = __builtin_amdgcn_cvt_pk_f32_fp8(v, false), hi = __builtin_amdgcn_cvt_pk_f32_fp8(v, true);
+  out[t * 8 + 4] = lo.x;
+  out[t * 8 + 5] = lo.y;
+  out[t * 8 + 6] = hi.x;
+  out[t * 8 + 7] = hi.y;
+  int p = __builtin_amdgcn_cvt_pk_fp8_f32(f[2 * t], f[2 * t + 1], 0x5a5a5a5a, false);
+  packed[t * 2] = p;
+  packed[t * 2 + 1] = __builtin_amdgcn_cvt_pk_fp8_f32(f[2 * t], f[2 * t + 1], p, true);
+}

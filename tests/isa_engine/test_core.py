@@ -192,6 +192,22 @@ def test_private_array_in_per_lane_scratch(engine, micro):
     assert torch.equal(out, (buf[x.long() % 48, t] + buf[(x.long() + 5) % 48, t]).int())
 
 
+def test_fp8_conversion_selectors(engine, micro):
+    gen = torch.Generator().manual_seed(6)
+    words = torch.randint(0, 256, (64, 4), dtype=torch.uint8, generator=gen)
+    words[words == 0x80] = 0
+    floats = torch.randn(128, generator=gen) * 20
+    out, packed = torch.zeros(64, 8), torch.zeros(64, 2, dtype=torch.int32)
+    engine.launch(micro, "fp8_selectors", (1,), (64,), [ptr(words.view(torch.int32)), ptr(floats), ptr(out), ptr(packed)])
+    decoded = words.view(torch.float8_e4m3fnuz).float()
+    assert torch.equal(out[:, :4], decoded)  # byte_sel 0..3
+    assert torch.equal(out[:, 4:], decoded)  # word_sel 0: bytes 0,1; word_sel 1: bytes 2,3
+    pair = floats.view(64, 2).to(torch.float8_e4m3fnuz).view(torch.uint8).to(torch.int32)
+    low = pair[:, 0] | (pair[:, 1] << 8)
+    assert torch.equal(packed[:, 0], (0x5A5A0000 | low).int())  # word 0 written, word 1 kept
+    assert torch.equal(packed[:, 1], (low | (low << 16)).int())
+
+
 # ---- memory-model checks: the engine rejects these with the right reason --------------------
 def test_lds_race_without_barrier_is_reported(engine, micro):
     x, out = torch.arange(256, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
