@@ -1345,8 +1345,9 @@ void Exec::valu() {
       const Fp8Spec f = i.op == OP_v_cvt_pk_fp8_f32 ? kFp8 : kBf8;
       const uint32_t* d = w.v[i.dst - 256];
       const bool hi = (i.opsel >> 3) & 1;
+      const bool saturate = (w.mode >> 23) & 1;  // MODE.FP16_OVFL
       LANES {
-        const uint32_t pk = f32_to_fp8(f, F(a[l]), L.saturate_fp8) | (uint32_t(f32_to_fp8(f, F(b[l]), L.saturate_fp8)) << 8);
+        const uint32_t pk = f32_to_fp8(f, F(a[l]), saturate) | (uint32_t(f32_to_fp8(f, F(b[l]), saturate)) << 8);
         r[l] = hi ? ((d[l] & 0xffff) | (pk << 16)) : ((d[l] & 0xffff0000u) | pk);
       }
       wv(r);
@@ -1758,7 +1759,9 @@ void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L) {
   w.id = index;
   w.vm_issued = w.vm_done = w.lgkm_issued = w.lgkm_done = w.smem_last = w.smem_done = 0;
   // MODE from compute_pgm_rsrc1: FLOAT_ROUND_MODE_32/16_64 [15:12], FLOAT_DENORM_MODE_32/16_64 [19:16]
-  w.mode = ((k.rsrc1 >> 12) & 0xff) | (((k.rsrc1 >> 21) & 1) << 8) | (((k.rsrc1 >> 23) & 1) << 9);
+  // MODE: round [3:0], denorm [7:4], DX10_CLAMP [8], IEEE [9], FP16_OVFL [23]
+  w.mode = ((k.rsrc1 >> 12) & 0xff) | (((k.rsrc1 >> 21) & 1) << 8) | (((k.rsrc1 >> 23) & 1) << 9) |
+           (((k.rsrc1 >> 26) & 1) << 23);
   // user SGPRs in kernel-code-properties order
   int s = 0;
   auto put64 = [&](uint64_t v) { w.s[s++] = uint32_t(v); w.s[s++] = uint32_t(v >> 32); };

@@ -148,7 +148,6 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
   L.block = block;
   L.lds_bytes = k.group_segment + dynamic_lds;
   if (L.lds_bytes > 65536) throw Fault(symbol + ": " + std::to_string(L.lds_bytes) + " bytes of LDS exceed 64 KiB");
-  L.saturate_fp8 = (k.rsrc1 >> 26) & 1;
   const uint32_t denorm32 = (k.rsrc1 >> 16) & 3, round = (k.rsrc1 >> 12) & 0xf;
   if (denorm32 != 3 || round != 0)
     throw Fault(symbol + ": float mode (denormals flushed or a non-default rounding) is not implemented");

@@ -23,7 +23,6 @@ struct Launch {
   uint64_t kernarg = 0, dispatch_packet = 0;
   std::vector<Allocation> allocations;  // sorted by base; empty: no checks
   bool check_races = true;
-  bool saturate_fp8 = false;           // MODE.FP16_OVFL
 };
 
 struct Wave {
