@@ -16,6 +16,8 @@ import sysconfig
 import warnings
 from pathlib import Path
 
+from torch.utils.cpp_extension import load as torch_load
+
 from emulator.errors import EmulatorBuildError
 from emulator.preprocess import INCLUDE_DIR, module_init_name, preprocess
 
@@ -187,8 +189,6 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
                 is_python_module=True, with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False,
                 **_ignored):
     """Drop-in for torch.utils.cpp_extension.load_inline that builds HIP sources for the emulator."""
-    from torch.utils import cpp_extension
-
     cpp_sources = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources or [])
     cuda_sources = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
     user_flags = host_flags(extra_cflags) + host_flags(extra_cuda_cflags)
@@ -213,7 +213,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
                 path.write_text(text)
 
         def compile_with(cflags):
-            return cpp_extension.load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
+            # NOTE: torch's own load, bound when the emulator was imported: the harness's worker
+            # replaces cpp_extension.load with the engine's drop-in for the submission.
+            return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
                                       extra_ldflags=ldflags, extra_include_paths=includes,
                                       build_directory=str(build_dir), verbose=verbose, with_cuda=False,
                                       is_python_module=is_python_module, keep_intermediates=keep_intermediates)

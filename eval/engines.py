@@ -1,7 +1,8 @@
 """The CPU engines a HIP submission can run on when there is no GPU, behind one interface.
 
-Each engine is a package exposing `load_inline(**torch_load_inline_arguments)` that returns
-a module whose functions run the submission's kernels on CPU tensors. The harness picks one
+Each engine is a package exposing torch's build entry points, `load_inline(...)` and, where
+it has one, `load(...)` (source files), each returning a module whose functions run the
+submission's kernels on CPU tensors. The harness picks one
 by name (`eval/run.py --engine`) and knows nothing of its insides.
 
   source  emulator/: the HIP source compiled for x86 with the builtins re-implemented
@@ -26,8 +27,12 @@ def describe() -> str:
     return "; ".join(f"{name}: {doc}" for name, (_, doc) in ENGINES.items())
 
 
-def load_inline(name: str):
-    """The engine's load_inline; raises ImportError when the engine cannot be loaded here."""
+def entry_point(name: str, function: str = "load_inline"):
+    """The engine's drop-in for torch.utils.cpp_extension.<function>; raises ImportError when
+    the engine cannot be loaded here, NotImplementedError when it has no such entry point."""
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINES)}")
-    return importlib.import_module(ENGINES[name][0]).load_inline
+    found = getattr(importlib.import_module(ENGINES[name][0]), function, None)
+    if found is None:
+        raise NotImplementedError(f"the {name} engine has no drop-in for cpp_extension.{function}")
+    return found

@@ -20,6 +20,7 @@ checker must be left alone (eval/integrity.py).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import traceback
@@ -89,7 +90,8 @@ def _hip_load_inline_guard(original, device: DeviceInfo):
 
 
 def _install_load_inline(device: DeviceInfo, engine: str) -> None:
-    """Route torch's load_inline to what this device can run, before the submission imports it."""
+    """Route torch's load_inline and load to what this device can run, before the submission
+    imports them."""
     import torch.utils.cpp_extension as cpp_extension
 
     if device.is_rocm:
@@ -97,17 +99,25 @@ def _install_load_inline(device: DeviceInfo, engine: str) -> None:
     if device.is_gpu:
         cpp_extension.load_inline = _hip_load_inline_guard(cpp_extension.load_inline, device)
         return
+    with contextlib.suppress(Exception):  # a missing engine is reported at the first HIP build
+        # NOTE: imported before the replacement below, so the engine binds torch's own builders.
+        engines.entry_point(engine)
+    for function in ("load_inline", "load"):
+        setattr(cpp_extension, function, _engine_build(engine, function))
 
-    def load_inline(*args, **kwargs):
-        # Imported at the first HIP build only: pure-PyTorch submissions never need it.
+
+def _engine_build(engine: str, function: str):
+    """cpp_extension.<function> on the chosen CPU engine, imported at the first HIP build only
+    (pure-PyTorch submissions never need an engine)."""
+    def build(*args, **kwargs):
         try:
-            emulated = engines.load_inline(engine)
+            drop_in = engines.entry_point(engine, function)
         except Exception as exc:
             raise SubmissionError(
-                f"this submission builds a HIP kernel with load_inline; with no GPU it needs the "
-                f"project's {engine} engine, which could not be loaded ({exc})") from exc
-        return emulated(*args, **kwargs)
-    cpp_extension.load_inline = load_inline
+                f"this submission builds a HIP kernel with cpp_extension.{function}; with no GPU it "
+                f"needs the project's {engine} engine, which cannot do that here ({exc})") from exc
+        return drop_in(*args, **kwargs)
+    return build
 
 
 def load_submission(path: str, device: DeviceInfo, engine: str):

@@ -7,7 +7,7 @@ import pytest
 STYLE = Path(__file__).parent / "runner_style"
 
 
-@pytest.mark.parametrize("name", ["template_python", "template_hip", "default_seed"])
+@pytest.mark.parametrize("name", ["template_python", "template_hip", "load_files", "default_seed"])
 def test_official_template_style_runs_unchanged(run_leaderboard, name):
     status, rows, _, err = run_leaderboard("test", "--shapes", "0", "--submission", str(STYLE / f"{name}.py"))
     assert status == 0, err
