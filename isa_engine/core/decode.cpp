@@ -170,9 +170,13 @@ void parse_vmem(const std::string& base, Inst& in) {
   if (!load && !starts(what, "store_")) return;
   in.op = load ? OP_vm_load : OP_vm_store;
   std::string t = what.substr(load ? 5 : 6);
-  if (starts(t, "lds_")) {
-    in.op = OP_UNKNOWN;  // loads into LDS: not implemented
-    return;
+  if (starts(t, "lds_")) {  // global_load_lds_<kind>: the data goes to LDS (M0-based)
+    in.lds = true;
+    t = t.substr(4);
+    if (t != "ubyte" && t != "sbyte" && t != "ushort" && t != "sshort" && t != "dword") {
+      in.op = OP_UNKNOWN;  // gfx950's dwordx3/x4
+      return;
+    }
   }
   static const std::pair<const char*, std::pair<uint8_t, uint8_t>> kinds[] = {
       {"ubyte", {M_U8, 1}}, {"sbyte", {M_I8, 1}}, {"ushort", {M_U16, 1}}, {"sshort", {M_I16, 1}},
@@ -423,7 +427,8 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
       in.saddr = uint16_t(((w1 >> 16) & 0x1f) << 2);
       in.soffset = uint16_t((w1 >> 24) & 0xff);
       if (in.op == OP_UNKNOWN) parse_vmem(base, in);
-      if (in.lds) in.op = OP_UNKNOWN;
+      if (in.lds && (in.op != OP_vm_load || in.mem == M_D16_LO || in.mem == M_D16_HI || in.dwords != 1))
+        in.op = OP_UNKNOWN;  // buffer_load ... lds: only ubyte/sbyte/ushort/sshort/dword
       break;
     }
     default:

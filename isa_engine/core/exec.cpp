@@ -780,6 +780,21 @@ void Exec::vmem() {
   // loads
   const uint32_t tag = ++w.vm_issued;
   const uint16_t dst = i.dst;
+  if (i.lds) {
+    // NOTE: loads into LDS write one dword slot per lane at M0 + instruction offset + 4 * lane
+    // (LLVM's AMDGPU DMA notes; sub-dword loads are zero/sign-extended into their slot).
+    const uint32_t m0 = w.s[kM0];
+    const uint32_t base = (i.fmt == F_MUBUF ? (m0 & 0xffff) : (m0 & 0x3fffc)) + uint32_t(i.offset);
+    LANES {
+      if (!((exec >> l) & 1)) continue;
+      uint32_t raw = 0;
+      if (in_range[l]) memcpy(&raw, ptr(l, bytes, false), bytes);
+      if (i.mem == M_I8) raw = uint32_t(int32_t(int8_t(raw)));
+      else if (i.mem == M_I16) raw = uint32_t(int32_t(int16_t(raw)));
+      memcpy(lds_ptr(base + 4u * l, 4, true), &raw, 4);
+    }
+    return;
+  }
   LANES {
     if (!((exec >> l) & 1)) continue;
     if (i.mem == M_B32) {

@@ -147,3 +147,14 @@ extern "C" __global__ void fp8_selectors(const int* in, const float* f, float* o
   packed[t * 2] = p;
   packed[t * 2 + 1] = __builtin_amdgcn_cvt_pk_fp8_f32(f[2 * t], f[2 * t + 1], p, true);
 }
+
+// buffer_load_dword ... lds (inline asm: no clang 19 builtin): global data straight into LDS.
+extern "C" __global__ void buffer_to_lds(int* data, int* out) {
+  __shared__ int buf[64];
+  int t = threadIdx.x;
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(data, 0, 64 * 4, 0x00020000);
+  asm volatile("s_mov_b32 m0, %0\n\tbuffer_load_dword %1, %2, 0 offen lds\n\ts_waitcnt vmcnt(0)"
+               :: "s"((int)(size_t)buf), "v"(t * 4), "s"(r) : "memory");
+  __syncthreads();
+  out[t] = buf[63 - t];
+}

@@ -171,6 +171,13 @@ def test_buffer_out_of_range_loads_zero_and_drops_stores(engine, micro):
     assert torch.equal(data[40:], torch.arange(40, 64, dtype=torch.int32))
 
 
+def test_buffer_load_into_lds(engine, micro):
+    data = torch.arange(64, dtype=torch.int32) * 3
+    out = torch.zeros(64, dtype=torch.int32)
+    engine.launch(micro, "buffer_to_lds", (1,), (64,), [ptr(data), ptr(out)])
+    assert torch.equal(out, data.flip(0))
+
+
 def test_fp8_encode_rounds_to_nearest_even_and_overflows_to_nan(engine, micro):
     values = torch.cat([torch.randn(200, generator=torch.Generator().manual_seed(2)) * 50,
                         torch.tensor([0.0, -0.0, 240.0, 247.9, 248.0, 1e-5, float("nan"), 0.0009765625 * 1.5])])
