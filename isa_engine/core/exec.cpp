@@ -1427,9 +1427,9 @@ void Exec::vop3p() {
         }
       };
       uint32_t rl, rh;
-      if (i.op == OP_v_pk_mov_b32) {
+      if (i.op == OP_v_pk_mov_b32) {  // D.lo = S0[op_sel[0]], D.hi = S1[op_sel[1]]
         rl = lo[0];
-        rh = hi[1];
+        rh = lo[1];
       } else {
         rl = op(lo);
         rh = op(hi);
