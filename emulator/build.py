@@ -19,7 +19,7 @@ from pathlib import Path
 from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
-from emulator.preprocess import INCLUDE_DIR, module_init_name, preprocess
+from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
 # NOTE: line tables only (no variables): a fault inside a kernel can then name its source line.
@@ -117,6 +117,7 @@ def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str]
     named += [(s, f"{name}_hip{i}.hip", hip_part if split else cpp_part) for i, s in enumerate(cuda_sources)]
     for src, filename, part in named:
         text = preprocess(src, filename)
+        text = device_pass(text) if filename.endswith(".hip") else text
         part.append(text)
         if module_init_name(filename) + "(" in text:
             inits.append(module_init_name(filename))

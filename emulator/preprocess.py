@@ -304,15 +304,18 @@ def preprocess(src: str, filename: str) -> str:
     masked = mask_comments_and_strings(src)
     src = rewrite_module_definition(src, masked, filename)
     src = rewrite_torch_device(src, mask_comments_and_strings(src))
-    if not filename.endswith(".hip"):
-        return f'#line 1 "{filename}"\n' + src
+    return f'#line 1 "{filename}"\n' + src
+
+
+def device_pass(text: str) -> str:
+    """A preprocessed HIP source as hipcc's device pass sees it (build.py wraps each HIP source)."""
     # NOTE: hipcc compiles a HIP source twice; the device pass defines __HIP_DEVICE_COMPILE__ and
     # __AMDGCN__ and is the one whose code runs in kernels. The emulator has one pass for host and
     # device code, so the HIP source text sees the device pass's macros (code guarded by them is what
     # gfx942 runs); the C++ sources, torch's and the emulator's headers (included before) do not.
     # Host code in a HIP source inside `#ifndef __HIP_DEVICE_COMPILE__` is therefore not seen.
-    return (f'#define __HIP_DEVICE_COMPILE__ 1\n#define __AMDGCN__ 1\n#line 1 "{filename}"\n' + src +
-            '\n#undef __HIP_DEVICE_COMPILE__\n#undef __AMDGCN__\n')
+    return ("#define __HIP_DEVICE_COMPILE__ 1\n#define __AMDGCN__ 1\n" + text +
+            "\n#undef __HIP_DEVICE_COMPILE__\n#undef __AMDGCN__\n")
 
 
 MODULE_DEFINITION = re.compile(r"\bPYBIND11_MODULE\s*\(\s*[^,()]+,\s*(\w+)\s*(?:,[^()]*(?:\([^()]*\))?)?\)")

@@ -66,11 +66,10 @@ def test_unsupported_constructs_fail_at_build_time(source, message):
 
 
 def test_rewrites_keep_line_numbers():
-    src = "__global__ void k(int* p) {\n  __shared__ float t[4][8], u[2];\n  extern __shared__ int d[];\n}\n" \
+    src = "__global__ void k(int* p) {\n  __shared__ float t[4][8], u[2];\n  extern __shared__ int d[]; p[0] = t[0][0] + u[0];\n}\n" \
           "void f(int* p) {\n  k<<<dim3(1, 2),\n     64>>>(p);\n}\n"
     out = preprocess(src, "x.hip")
-    body = out.split('#line 1 "x.hip"\n')[1].split("\n#undef __HIP_DEVICE_COMPILE__")[0]
-    assert body.count("\n") == src.count("\n")
+    assert out.count("\n") == src.count("\n") + 1
     assert "auto& t = ::emu::lds_var<float[4][8]>" in out and "auto& u = ::emu::lds_var<float[2]>" in out
     assert "int* const d = ::emu::dynamic_lds<int>();" in out
     assert '::emu::Launcher(dim3(1, 2),\n     64).named("k")(k, p)' in out
@@ -79,3 +78,10 @@ def test_rewrites_keep_line_numbers():
 def test_unemulated_builtin_becomes_a_stub_that_fails_when_called():
     out = preprocess("__global__ void k() {\n int x = __builtin_amdgcn_permlane16(0, 0, 0, 0, 0, 0); }", "x.hip")
     assert '::emu::NotEmulated{"__builtin_amdgcn_permlane16", "x.hip", 2}(0, 0' in out
+
+
+def test_shared_arrays_only_stored_to_take_no_lds():
+    out = preprocess("__global__ void k(float* o) {\n  __shared__ float a[4], b[4], c[4];\n"
+                     "  a[0] = 1; b[1] = 2; c[2] = b[1]; o[0] = c[2];\n}\n", "x.hip")
+    assert "auto& a = ::emu::unused_lds_var<float[4]>" in out
+    assert "auto& b = ::emu::lds_var<float[4]>" in out and "auto& c = ::emu::lds_var<float[4]>" in out
