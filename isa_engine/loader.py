@@ -22,8 +22,10 @@ _FAULT_BUFFER = 1 << 16
 
 @functools.cache
 def runtime(library: Path) -> ctypes.CDLL:
-    """The runtime library, loaded once and globally (the extension links it by soname)."""
-    lib = ctypes.CDLL(str(library), mode=ctypes.RTLD_GLOBAL)
+    """The runtime library, loaded once. The extension links it (DT_NEEDED, rpath), so its HIP
+    calls bind to its own runtime; loading it locally keeps two runtimes in one process (the
+    tests' double beside the real one) from answering each other's calls."""
+    lib = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
     lib.isa_rt_note_allocation.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
     lib.isa_rt_forget_allocation.argtypes = [ctypes.c_void_p]
     lib.isa_rt_take_fault.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
