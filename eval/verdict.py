@@ -41,8 +41,12 @@ class Checker:
     device: str
     seen: dict[int, CaseChecks] = field(default_factory=dict)
 
+    def case_of(self, slot: int) -> Case:
+        """The warm-up runs on the first case."""
+        return self.cases[0 if slot == WARMUP_SLOT else slot]
+
     def seed_of_check(self, slot: int, number: int) -> int:
-        case = self.cases[0 if slot == WARMUP_SLOT else slot]
+        case = self.case_of(slot)
         if slot == WARMUP_SLOT or self.mode != "leaderboard":
             return case.seed
         return case.seed + number * contract.load()["timing"]["seed_step"]
@@ -52,7 +56,7 @@ class Checker:
         if not (slot == WARMUP_SLOT or 0 <= slot < len(self.cases)):
             raise ValueError(f"check for unknown case slot {slot}")
         checks = self.seen.setdefault(slot, CaseChecks())
-        case = self.cases[0 if slot == WARMUP_SLOT else slot]
+        case = self.case_of(slot)
         seed = self.seed_of_check(slot, checks.count)
         checks.count += 1
         expected = ref_kernel(generate_input(case.m, case.n, case.k, seed, device=self.device))

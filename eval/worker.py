@@ -251,6 +251,13 @@ class Stage:
             self.report(slot, case, False, f"custom_kernel raised {_describe(exc)}")
         return False
 
+    def call_synchronized(self, given):
+        """The test mode's published call: custom_kernel between two synchronizes."""
+        synchronize(self.device)
+        output = self.kernel(given)
+        synchronize(self.device)
+        return output
+
     def input_of(self, case: Case, seed: int | None = None):
         return generate_input(case.m, case.n, case.k, case.seed if seed is None else seed,
                               device=self.device.kind)
@@ -264,9 +271,7 @@ class Stage:
                 # Published: custom_kernel(clone of data) between synchronizes, checked against data.
                 data = self.input_of(case)
                 given = clone_input(data)
-                synchronize(self.device)
-                output = self.kernel(given)
-                synchronize(self.device)
+                output = self.call_synchronized(given)
                 ok, message = self.judged(slot, output, data, given)
                 self.report(slot, case, ok, message)
                 return ok
@@ -343,9 +348,7 @@ class Stage:
                 self.kernel(clone_input(data))  # build and warm outside the profile
                 given = clone_input(data)
                 with profile(activities=activities) as prof:
-                    synchronize(self.device)
-                    output = self.kernel(given)
-                    synchronize(self.device)
+                    output = self.call_synchronized(given)
                 ok, message = self.judged(slot, output, data, given)
                 sort = "self_cuda_time_total" if self.device.is_gpu else "self_cpu_time_total"
                 table = prof.key_averages().table(sort_by=sort, row_limit=20)
