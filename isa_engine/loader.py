@@ -18,6 +18,7 @@ from emulator.schedules import tensors_of
 from isa_engine.errors import IsaBuildError, IsaFault
 
 _FAULT_BUFFER = 1 << 16
+LOADED: list[ctypes.CDLL] = []  # every runtime loaded in this process (extensions link their own)
 
 
 @functools.cache
@@ -26,6 +27,7 @@ def runtime(library: Path) -> ctypes.CDLL:
     calls bind to its own runtime; loading it locally keeps two runtimes in one process (the
     tests' double beside the real one) from answering each other's calls."""
     lib = ctypes.CDLL(str(library), mode=ctypes.RTLD_LOCAL)
+    LOADED.append(lib)
     lib.isa_rt_note_allocation.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
     lib.isa_rt_forget_allocation.argtypes = [ctypes.c_void_p]
     lib.isa_rt_take_fault.argtypes = [ctypes.c_char_p, ctypes.c_size_t]

@@ -65,4 +65,53 @@ void reset_stats();
 // Worker threads for the workgroups of one launch (default: ISA_ENGINE_THREADS, else 1).
 void set_threads(int threads);
 
+
+// ---- timing (issue 11): a cycle-approximate MI300X model of each launch ----------------------
+// With a Hardware set, every launch is timed instead of run in full: the workgroups the
+// dispatcher gives the busiest CU execute, instruction by instruction, under a per-CU cycle
+// model (4 SIMDs with their issue rules and pipes, LDS with bank conflicts, the CU's vector
+// memory path); the rest of the grid enters as bandwidth floors. Outputs of a timed launch
+// are incomplete by design. See isa_engine/core/README.md ("Timing model").
+struct Hardware {
+  double clock_ghz = 2.1;
+  uint32_t cus = 304, xcds = 8;
+  uint32_t max_waves_per_simd = 8, vgprs_per_lane = 512, lds_bytes_per_cu = 65536;
+  uint32_t lds_banks = 32;
+  double lds_bytes_per_clk = 128, cu_vmem_bytes_per_clk = 64, l2_bytes_per_clk_per_xcd = 2048;
+  double hbm_bytes_per_s = 4.2e12;
+  double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
+  double lds_latency = 64, vmem_latency = 500, smem_latency = 200;
+  double barrier_cycles = 4, workgroup_launch_cycles = 64;
+  std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles
+};
+
+// Where one instruction's cycles went, summed over the busiest CU's waves.
+struct InstructionTime {
+  uint64_t addr = 0;
+  std::string mnemonic, line;
+  uint64_t issued = 0;
+  double stall_cycles = 0;  // cycles a wave sat at it unable to issue
+  std::string top_reason;   // the stall reason with most cycles there
+};
+
+struct KernelTiming {
+  std::string symbol;
+  Dim3 grid, block;
+  uint64_t workgroups = 0;
+  uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
+  double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
+  double cu_us = 0, hbm_floor_us = 0, l2_floor_us = 0, kernel_us = 0;  // kernel_us: the max of the three
+  double bytes_requested = 0, footprint_bytes = 0;  // whole grid (scaled from the simulated CU)
+  // Per SIMD, averaged over the CU's 4: cycles its pipes were busy, and cycles its waves
+  // spent stalled by reason (a wave-cycle count divided by the resident waves).
+  double mfma_busy = 0, valu_busy = 0, lds_busy = 0, vmem_busy = 0, idle = 0;
+  std::vector<std::pair<std::string, double>> stalls;  // reason -> wave-cycles
+  std::vector<InstructionTime> hottest;
+};
+
+// nullptr turns timing off. Not thread-safe against running launches.
+void set_timing(const Hardware* hardware);
+// The timings of the launches since the last call, in launch order.
+std::vector<KernelTiming> take_timings();
+
 }  // namespace isa

@@ -353,6 +353,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes) {
     os << "access to address 0x" << std::hex << addr << " (null pointer)";
     die(os.str());
   }
+  if (w.log) w.log->global.emplace_back(addr, bytes);
   return reinterpret_cast<uint8_t*>(addr);
 }
 
@@ -389,6 +390,7 @@ uint8_t* Exec::lds_ptr(uint64_t addr, uint32_t bytes, bool write) {
       }
     }
   }
+  if (w.log) w.log->lds.emplace_back(addr, bytes);
   return g.lds.data() + addr;
 }
 
@@ -399,6 +401,7 @@ uint8_t* Exec::scratch_ptr(int lane, uint64_t off, uint32_t bytes) {
        << " bytes";
     die(os.str());
   }
+  if (w.log) w.log->scratch_bytes += bytes;
   return w.scratch.data() + size_t(lane) * w.private_bytes + off;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "wave.h"
 
@@ -18,6 +19,8 @@ std::mutex g_mutex;
 std::map<uint64_t, detail::Allocation> g_allocations;
 Stats g_stats;
 int g_threads = 0;
+std::unique_ptr<Hardware> g_hardware;  // set: launches are timed
+std::vector<KernelTiming> g_timings;
 
 int thread_count() {
   if (g_threads > 0) return g_threads;
@@ -49,6 +52,16 @@ void reset_stats() {
 }
 
 void set_threads(int threads) { g_threads = threads; }
+
+void set_timing(const Hardware* hardware) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_hardware = hardware ? std::make_unique<Hardware>(*hardware) : nullptr;
+}
+
+std::vector<KernelTiming> take_timings() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return std::exchange(g_timings, {});
+}
 
 namespace detail {
 namespace {
@@ -82,21 +95,53 @@ void fill_kernargs(uint8_t* ka, const KernelInfo& k, Dim3 grid, Dim3 block, void
   }
 }
 
-void run_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L, Stats& local) {
+void clear_race_shadow(Workgroup& g, const Launch& L) {
+  if (!L.check_races) return;
+  std::fill(g.writer.begin(), g.writer.end(), 0);
+  std::fill(g.readers.begin(), g.readers.end(), 0);
+}
+
+}  // namespace
+
+void start_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L) {
   const uint32_t threads = L.block.x * L.block.y * L.block.z;
-  const int n = int((threads + 63) / 64);
-  while (int(waves.size()) < n) waves.push_back(std::make_unique<Wave>());
+  const size_t n = (threads + 63) / 64;
+  while (waves.size() < n) waves.push_back(std::make_unique<Wave>());
+  waves.resize(n);
   std::fill(g.lds.begin(), g.lds.end(), 0);
-  auto clear_shadow = [&] {
-    if (!L.check_races) return;
-    std::fill(g.writer.begin(), g.writer.end(), 0);
-    std::fill(g.readers.begin(), g.readers.end(), 0);
-  };
-  clear_shadow();
-  for (int k = 0; k < n; ++k) {
+  clear_race_shadow(g, L);
+  for (size_t k = 0; k < n; ++k) {
     memset(waves[k]->v, 0, sizeof(uint32_t) * 64 * (256 + 256));
-    init_wave(*waves[k], k, g, L);
+    init_wave(*waves[k], int(k), g, L);
   }
+}
+
+void release_barrier(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L) {
+  for (auto& w : waves) w->at_barrier = false;
+  clear_race_shadow(g, L);
+}
+
+void size_workgroup(Workgroup& g, const Launch& L) {
+  g.lds.assign(std::max<uint32_t>(L.lds_bytes, 4), 0);
+  if (L.check_races) {
+    g.writer.assign(g.lds.size(), 0);
+    g.readers.assign(g.lds.size(), 0);
+    g.writer_pc.assign(g.lds.size(), 0);
+  }
+}
+
+void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L) {
+  g.linear = uint32_t(linear);
+  g.id[0] = uint32_t(linear % L.grid.x);
+  g.id[1] = uint32_t((linear / L.grid.x) % L.grid.y);
+  g.id[2] = uint32_t(linear / (uint64_t(L.grid.x) * L.grid.y));
+}
+
+namespace {
+
+void run_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L, Stats& local) {
+  start_workgroup(g, waves, L);
+  const int n = int(waves.size());
   // Round robin between barriers; a quantum bounds the time one wave spins.
   constexpr uint64_t kQuantum = 1 << 16;
   for (;;) {
@@ -110,10 +155,7 @@ void run_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, cons
       if (w.at_barrier) ++waiting;
     }
     if (running == 0) break;
-    if (waiting == running) {
-      for (int k = 0; k < n; ++k) waves[k]->at_barrier = false;
-      clear_shadow();
-    }
+    if (waiting == running) release_barrier(g, waves, L);
   }
   for (int k = 0; k < n; ++k) {
     local.wave_instructions += waves[k]->instructions;
@@ -179,6 +221,14 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
     }
   }
 
+  if (g_hardware) {
+    KernelTiming timing = time_launch(L, *g_hardware);
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_stats.launches += 1;
+    g_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g_timings.push_back(std::move(timing));
+    return;
+  }
   const uint64_t groups = uint64_t(grid.x) * grid.y * grid.z;
   std::atomic<uint64_t> next{0};
   std::mutex fault_mutex;
@@ -187,20 +237,12 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
   Stats total;
   auto worker = [&] {
     Workgroup g;
-    g.lds.assign(std::max<uint32_t>(L.lds_bytes, 4), 0);
-    if (L.check_races) {
-      g.writer.assign(g.lds.size(), 0);
-      g.readers.assign(g.lds.size(), 0);
-      g.writer_pc.assign(g.lds.size(), 0);
-    }
+    size_workgroup(g, L);
     std::vector<std::unique_ptr<Wave>> waves;
     Stats local;
     try {
       for (uint64_t id; !failed && (id = next.fetch_add(1)) < groups;) {
-        g.linear = uint32_t(id);
-        g.id[0] = uint32_t(id % grid.x);
-        g.id[1] = uint32_t((id / grid.x) % grid.y);
-        g.id[2] = uint32_t(id / (uint64_t(grid.x) * grid.y));
+        set_workgroup_id(g, id, L);
         run_workgroup(g, waves, L, local);
       }
     } catch (const std::exception& e) {

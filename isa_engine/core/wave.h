@@ -1,6 +1,8 @@
 // Wave and workgroup state of the ISA engine, and the executor's entry points (exec.cpp).
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,14 @@ constexpr uint32_t kSharedApertureHi = 0x10000u;   // flat addresses [hi:32] of 
 constexpr uint32_t kPrivateApertureHi = 0x20000u;  // ... and of scratch
 
 struct Allocation { uint64_t base, end; std::string what; };
+
+// The memory one instruction touched, lane by lane (timing.cpp reads it after each step to
+// price LDS bank conflicts and vector-memory segments): (address, bytes) per access.
+struct AccessLog {
+  std::vector<std::pair<uint64_t, uint32_t>> lds, global;
+  uint32_t scratch_bytes = 0;
+  void clear() { lds.clear(); global.clear(); scratch_bytes = 0; }
+};
 
 // One launch's fixed facts, shared by every workgroup.
 struct Launch {
@@ -43,6 +53,7 @@ struct Wave {
   uint32_t private_bytes = 0;
   uint64_t instructions = 0, mfmas = 0;
   double mfma_seconds = 0;
+  AccessLog* log = nullptr;  // set while timed: memory accesses are recorded there
   uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }
   bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done || smem_last != smem_done; }
 };
@@ -61,6 +72,17 @@ struct Workgroup {
 void run_wave(Wave& w, Workgroup& g, const Launch& L, uint64_t budget);
 // Initial register state of wave `index` of workgroup `g` (kernel descriptor rules).
 void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L);
+
+// A workgroup's start (LDS and race shadow cleared, `waves` sized and initialised) and its
+// barrier release (every wave on, race shadow cleared): launch.cpp's, shared with timing.cpp.
+void start_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L);
+void release_barrier(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L);
+// A fresh workgroup with LDS (and race shadow) for `L`, and its id set from the linear id.
+void size_workgroup(Workgroup& g, const Launch& L);
+void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L);
+
+// The timed launch (timing.cpp): runs the busiest CU's workgroups under the cycle model.
+KernelTiming time_launch(const Launch& L, const Hardware& hw);
 
 [[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what);
 

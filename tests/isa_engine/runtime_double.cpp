@@ -51,4 +51,7 @@ void forget_allocation(const void* base) {
   allocations.erase(base);
 }
 
+void set_timing(const Hardware*) {}  // the double times nothing
+std::vector<KernelTiming> take_timings() { return {}; }
+
 }  // namespace isa

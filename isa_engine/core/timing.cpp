@@ -1,0 +1,478 @@
+// Timing model (issue 11): one launch on a simulated MI300X, cycle-approximate.
+//
+// Design (README "Timing model"): the dispatcher deals workgroups round robin over the XCDs
+// and, within an XCD, over its CUs, so the busiest CU gets ceil(workgroups / CUs) of them
+// (ids c, c + CUs, c + 2 CUs, ...). Those run here in detail, as many at a time as occupancy
+// allows (VGPR+AGPR, SGPR, LDS, waves), each wave executed instruction by instruction by the
+// functional engine when the cycle model lets it issue. The rest of the grid enters as
+// bandwidth: the CU's share of the L2 fabric bounds its vector-memory rate, and the whole
+// grid's bytes over the L2 and over HBM give two floors under the kernel time.
+//
+// Per CU: 4 SIMDs; SIMD s considers issue on cycles t = s (mod 4); in a window each wave
+// issues at most one instruction and each pipe (SALU, SMEM, VALU/MFMA issue, LDS, VMEM,
+// branch/message) takes at most one, oldest wave first. VALU occupies its SIMD's VALU for
+// `valu_cycles` (transcendentals `trans_cycles`); MFMA occupies the MFMA pipe for its
+// calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
+// complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
+// `lds_bytes_per_clk` per CU with bank conflicts (32 dwords per cycle, distinct dwords of one
+// bank serialise), then `lds_latency`; vector memory moves 64-byte segments at the CU's rate,
+// then `vmem_latency`; scalar loads take `smem_latency`.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "wave.h"
+
+namespace isa::detail {
+namespace {
+
+enum Pipe : uint8_t { P_SALU, P_SMEM, P_VALU, P_LDS, P_VMEM, P_BRANCH, P_COUNT };
+enum Stall : uint8_t { S_DEPENDENCY, S_VMCNT, S_LGKMCNT, S_BARRIER, S_MFMA_BUSY, S_VALU_BUSY, S_ISSUE, S_NOP,
+                       S_COUNT };
+const char* const kStallNames[S_COUNT] = {"register dependency", "s_waitcnt vmcnt", "s_waitcnt lgkmcnt",
+                                          "s_barrier",           "MFMA pipe busy",  "VALU busy",
+                                          "issue slot taken",    "s_nop/s_sleep"};
+constexpr int kSimds = 4;
+constexpr double kCycleLimit = 2e9;  // about a second of MI300X time for one CU
+constexpr int kRegs = 128 + 512;  // SGPR operand codes 0..127, then v0..v255, a0..a255
+
+bool is_mfma(const Inst& i) { return i.op == OP_v_mfma; }
+
+Pipe pipe_of(const Inst& i) {
+  switch (i.fmt) {
+    case F_SOP1: case F_SOP2: case F_SOPC: case F_SOPK: return P_SALU;
+    case F_SOPP: return P_BRANCH;
+    case F_SMEM: return P_SMEM;
+    case F_DS: return P_LDS;
+    case F_FLAT: case F_GLOBAL: case F_SCRATCH: case F_MUBUF: case F_MTBUF: return P_VMEM;
+    default: return P_VALU;
+  }
+}
+
+bool is_transcendental(const Inst& i) {
+  switch (i.op) {
+    case OP_v_exp_f32: case OP_v_log_f32: case OP_v_rcp_f32: case OP_v_rcp_iflag_f32: case OP_v_rsq_f32:
+    case OP_v_sqrt_f32: case OP_v_rcp_f64: case OP_v_sqrt_f64: case OP_v_rsq_f64: return true;
+    default: return false;
+  }
+}
+
+int reg_index(uint16_t code) {
+  if (code < 128) return code;
+  if (code >= 256 && code < 768) return 128 + (code - 256);
+  return -1;  // constants, literals
+}
+
+struct TimedWave {
+  Wave* w = nullptr;
+  int group = 0, simd = 0;
+  double ready = 0;            // earliest issue cycle (s_nop, workgroup launch)
+  Stall ready_reason = S_NOP;
+  std::deque<double> vm, lgkm;  // completion cycles of outstanding operations, in issue order
+  std::array<double, kRegs> reg_ready{};
+};
+
+struct Group {
+  Workgroup g;
+  std::vector<std::unique_ptr<Wave>> waves;
+  std::vector<int> timed;  // indices into the CU's wave table
+  bool active = false;
+};
+
+struct PerInst {
+  uint64_t issued = 0;
+  std::array<double, S_COUNT> stall{};
+};
+
+class CuModel {
+ public:
+  CuModel(const Launch& L, const Hardware& hw) : L_(L), hw_(hw), insts_(L.co->insts) {
+    for (auto& [name, cycles] : hw.mfma_cycles) mfma_cycles_[name] = cycles;
+  }
+
+  // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
+  double run(const std::vector<uint64_t>& ids, uint32_t resident, double vmem_bytes_per_clk);
+
+  double bytes_requested = 0;
+  std::set<size_t> allocations_touched;
+  std::unordered_set<uint64_t> lines_touched;  // 128-byte lines, when no allocation is known
+  std::array<double, kSimds> mfma_busy{}, valu_busy{}, idle{};
+  double lds_busy = 0, vmem_busy = 0;
+  std::array<double, S_COUNT> stalls{};
+  std::vector<PerInst> per_inst;
+
+ private:
+  const Launch& L_;
+  const Hardware& hw_;
+  const std::vector<Inst>& insts_;
+  std::unordered_map<std::string, double> mfma_cycles_;
+  std::vector<TimedWave> waves_;
+  std::vector<Group> groups_;
+  std::array<double, kSimds> valu_free_{}, mfma_free_{};
+  double lds_free_ = 0, vmem_free_ = 0, vmem_rate_ = 64;
+  AccessLog log_;
+  int next_simd_ = 0;
+
+  void admit(Group& grp, uint64_t id, double now);
+  bool try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& used);
+  void account(const TimedWave& tw, Stall why);
+  bool blocked_by_wait(TimedWave& tw, double now, Stall& why) const;
+  bool blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const;
+  void after_issue(TimedWave& tw, const Inst& i, double now);
+  double mfma_cycles(const Inst& i) const;
+  double lds_cycles() const;
+  double vmem_segments();
+};
+
+double CuModel::mfma_cycles(const Inst& i) const {
+  std::string name = i.name;
+  for (const char* suffix : {"_e64", "_vop3p"})
+    if (name.size() > strlen(suffix) && name.compare(name.size() - strlen(suffix), std::string::npos, suffix) == 0)
+      name.resize(name.size() - strlen(suffix));
+  auto it = mfma_cycles_.find(name);
+  if (it != mfma_cycles_.end()) return it->second;
+  // Not in the calculator table we were given: the output tile decides the pass count.
+  if (name.find("32x32") != std::string::npos) return 32;
+  if (name.find("4x4") != std::string::npos) return 8;
+  return 16;
+}
+
+// Cycles of the LDS pipe for the access just logged: 32 dwords per cycle in lane order, and
+// within such a group the distinct dwords of the busiest bank.
+double CuModel::lds_cycles() const {
+  double cycles = 0;
+  std::array<std::vector<uint32_t>, 64> banks;
+  size_t in_group = 0;
+  auto flush = [&] {
+    size_t worst = 0;
+    for (auto& b : banks) {
+      std::sort(b.begin(), b.end());
+      worst = std::max<size_t>(worst, size_t(std::unique(b.begin(), b.end()) - b.begin()));
+      b.clear();
+    }
+    cycles += double(std::max<size_t>(worst, 1));
+    in_group = 0;
+  };
+  const uint32_t nbanks = std::min<uint32_t>(hw_.lds_banks, 64);
+  for (auto& [addr, bytes] : log_.lds) {
+    for (uint32_t d = 0; d < std::max<uint32_t>(1, bytes / 4); ++d) {
+      const uint32_t dword = uint32_t(addr / 4) + d;
+      banks[dword % nbanks].push_back(dword);
+      if (++in_group == 32) flush();
+    }
+  }
+  if (in_group) flush();
+  const double bytes_total = [&] {
+    double b = 0;
+    for (auto& a : log_.lds) b += a.second;
+    return b;
+  }();
+  return std::max(cycles, std::ceil(bytes_total / hw_.lds_bytes_per_clk));
+}
+
+// Distinct 64-byte segments of the vector-memory access just logged (and what it touched).
+double CuModel::vmem_segments() {
+  std::vector<uint64_t> segs;
+  segs.reserve(log_.global.size() * 2);
+  for (auto& [addr, bytes] : log_.global)
+    for (uint64_t s = addr / 64; s <= (addr + bytes - 1) / 64; ++s) segs.push_back(s);
+  std::sort(segs.begin(), segs.end());
+  segs.erase(std::unique(segs.begin(), segs.end()), segs.end());
+  if (!L_.allocations.empty() && !log_.global.empty()) {
+    for (uint64_t addr : {log_.global.front().first, log_.global.back().first}) {
+      auto it = std::upper_bound(L_.allocations.begin(), L_.allocations.end(), addr,
+                                 [](uint64_t a, const Allocation& b) { return a < b.base; });
+      if (it != L_.allocations.begin()) allocations_touched.insert(size_t(std::prev(it) - L_.allocations.begin()));
+    }
+  } else {
+    for (uint64_t s : segs) lines_touched.insert(s / 2);
+  }
+  return double(segs.size()) + std::ceil(log_.scratch_bytes / 64.0);
+}
+
+void CuModel::admit(Group& grp, uint64_t id, double now) {
+  size_workgroup(grp.g, L_);
+  set_workgroup_id(grp.g, id, L_);
+  start_workgroup(grp.g, grp.waves, L_);
+  grp.active = true;
+  grp.timed.clear();
+  const int group_index = int(&grp - groups_.data());
+  for (auto& w : grp.waves) {
+    TimedWave tw;
+    tw.w = w.get();
+    tw.w->log = &log_;
+    tw.group = group_index;
+    tw.simd = next_simd_;
+    next_simd_ = (next_simd_ + 1) % kSimds;
+    tw.ready = now + hw_.workgroup_launch_cycles;
+    grp.timed.push_back(int(waves_.size()));
+    waves_.push_back(std::move(tw));
+  }
+}
+
+void CuModel::account(const TimedWave& tw, Stall why) {
+  const double cycles = kSimds;  // one issue window
+  stalls[why] += cycles;
+  per_inst[size_t(tw.w->pc)].stall[why] += cycles;
+}
+
+// s_waitcnt: blocked while more operations are outstanding than the counters allow.
+bool CuModel::blocked_by_wait(TimedWave& tw, double now, Stall& why) const {
+  const Inst& i = insts_[size_t(tw.w->pc)];
+  if (i.op != OP_s_waitcnt) return false;
+  const uint32_t s = uint16_t(i.simm16);
+  const size_t vm = (s & 0xf) | ((s >> 10) & 0x30), lgkm = (s >> 8) & 0xf;
+  while (!tw.vm.empty() && tw.vm.front() <= now) tw.vm.pop_front();
+  while (!tw.lgkm.empty() && tw.lgkm.front() <= now) tw.lgkm.pop_front();
+  if (tw.vm.size() > vm) { why = S_VMCNT; return true; }
+  if (tw.lgkm.size() > lgkm) { why = S_LGKMCNT; return true; }
+  return false;
+}
+
+bool CuModel::blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const {
+  const bool mfma = is_mfma(i);
+  for (int k = 0; k < 3; ++k) {
+    if (mfma && k == 2) continue;  // the accumulator is forwarded within the MFMA pipe
+    const int r = reg_index(i.src[k]);
+    if (r < 0 || i.w[k] == 0) continue;
+    for (int d = 0; d < i.w[k] && r + d < kRegs; ++d)
+      if (tw.reg_ready[size_t(r + d)] > now) return true;
+  }
+  return false;
+}
+
+void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
+  const Pipe pipe = pipe_of(i);
+  auto set_dst = [&](uint16_t code, int width, double at) {
+    const int r = reg_index(code);
+    if (r < 0) return;
+    for (int d = 0; d < std::max(1, width) && r + d < kRegs; ++d) tw.reg_ready[size_t(r + d)] = at;
+  };
+  auto complete = [](std::deque<double>& q, double at) { q.push_back(q.empty() ? at : std::max(at, q.back())); };
+  switch (pipe) {
+    case P_VALU: {
+      if (is_mfma(i)) {
+        const double c = mfma_cycles(i);
+        mfma_free_[size_t(tw.simd)] = now + c;
+        mfma_busy[size_t(tw.simd)] += c;
+        set_dst(i.dst, i.w[3], now + c + 2);
+        valu_free_[size_t(tw.simd)] = now + hw_.valu_cycles;
+        break;
+      }
+      const double c = is_transcendental(i) ? hw_.trans_cycles : hw_.valu_cycles;
+      valu_free_[size_t(tw.simd)] = now + c;
+      valu_busy[size_t(tw.simd)] += c;
+      const bool to_sgpr = i.dst < 128;
+      set_dst(i.dst, i.w[3], now + c + (to_sgpr ? hw_.salu_latency : 0));
+      if (i.sdst != 0xffff) set_dst(i.sdst, 2, now + c + hw_.salu_latency);
+      break;
+    }
+    case P_SALU:
+      set_dst(i.dst, i.w[3], now + hw_.salu_latency);
+      break;
+    case P_SMEM:
+      complete(tw.lgkm, now + hw_.smem_latency);
+      break;
+    case P_LDS: {
+      if (i.op == OP_ds_nop) break;
+      const double busy = lds_cycles();
+      const double start = std::max(now, lds_free_);
+      lds_free_ = start + busy;
+      lds_busy += busy;
+      complete(tw.lgkm, start + busy + hw_.lds_latency);
+      break;
+    }
+    case P_VMEM: {
+      const double segments = vmem_segments();
+      const double busy = segments * 64 / vmem_rate_;
+      const double start = std::max(now, vmem_free_);
+      vmem_free_ = start + busy;
+      vmem_busy += busy;
+      bytes_requested += segments * 64;
+      complete(tw.vm, start + busy + hw_.vmem_latency);
+      if (!log_.lds.empty()) complete(tw.lgkm, now + lds_cycles() + hw_.lds_latency);  // FLAT that went to LDS
+      break;
+    }
+    case P_BRANCH:
+      if (i.op == OP_s_nop) {
+        tw.ready = now + double((i.simm16 & 0xf) + 1);
+        tw.ready_reason = S_NOP;
+      } else if (i.op == OP_s_sleep) {
+        tw.ready = now + 64.0 * (i.simm16 & 0x7f);
+        tw.ready_reason = S_NOP;
+      }
+      break;
+    default: break;
+  }
+}
+
+bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& used) {
+  Wave& w = *tw.w;
+  if (w.pc < 0 || size_t(w.pc) >= insts_.size()) run_wave(w, groups_[size_t(tw.group)].g, L_, 1);  // faults
+  if (w.at_barrier) { account(tw, S_BARRIER); return false; }
+  if (tw.ready > now) { account(tw, tw.ready_reason); return false; }
+  const Inst& i = insts_[size_t(w.pc)];
+  Stall why;
+  if (blocked_by_wait(tw, now, why)) { account(tw, why); return false; }
+  if (blocked_by_registers(tw, i, now)) { account(tw, S_DEPENDENCY); return false; }
+  const Pipe pipe = pipe_of(i);
+  if (used[pipe]) { account(tw, S_ISSUE); return false; }
+  if (pipe == P_VALU && is_mfma(i) && mfma_free_[size_t(tw.simd)] > now) { account(tw, S_MFMA_BUSY); return false; }
+  if (pipe == P_VALU && valu_free_[size_t(tw.simd)] > now) { account(tw, S_VALU_BUSY); return false; }
+  used[pipe] = true;
+  ++per_inst[size_t(w.pc)].issued;
+  log_.clear();
+  run_wave(w, groups_[size_t(tw.group)].g, L_, 1);
+  after_issue(tw, i, now);
+  return true;
+}
+
+double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double vmem_bytes_per_clk) {
+  vmem_rate_ = vmem_bytes_per_clk;
+  per_inst.assign(insts_.size(), PerInst{});
+  groups_.resize(std::max<uint32_t>(1, resident));
+  size_t next_id = 0;
+  double now = 0;
+  for (auto& grp : groups_)
+    if (next_id < ids.size()) admit(grp, ids[next_id++], now);
+  double end = 0;
+  for (;; now += 1) {
+    if (now > kCycleLimit)
+      throw Fault(L_.k->symbol + ": a timed workgroup ran past " + std::to_string(int64_t(kCycleLimit)) +
+                  " cycles; a kernel that waits for other workgroups (a spin lock, stream-K) cannot be timed "
+                  "on one CU");
+    const int simd = int(std::fmod(now, kSimds));
+    std::array<bool, P_COUNT> used{};
+    bool any_live = false, simd_live = false;
+    for (auto& grp : groups_) {
+      if (!grp.active) continue;
+      any_live = true;
+      for (int index : grp.timed) {
+        TimedWave& tw = waves_[size_t(index)];
+        if (tw.w->done || tw.simd != simd) continue;
+        simd_live = true;
+        try_issue(tw, now, used);
+      }
+    }
+    if (!simd_live) idle[size_t(simd)] += kSimds;
+    if (!any_live) break;
+    for (auto& grp : groups_) {
+      if (!grp.active) continue;
+      int live = 0, waiting = 0;
+      for (int index : grp.timed) {
+        const Wave& w = *waves_[size_t(index)].w;
+        if (w.done) continue;
+        ++live;
+        if (w.at_barrier) ++waiting;
+      }
+      if (live == 0) {
+        grp.active = false;
+        end = now;
+        for (auto& w : grp.waves) w->log = nullptr;
+        if (next_id < ids.size()) admit(grp, ids[next_id++], now);
+      } else if (waiting == live) {
+        release_barrier(grp.g, grp.waves, L_);
+        for (int index : grp.timed) {
+          TimedWave& tw = waves_[size_t(index)];
+          tw.ready = std::max(tw.ready, now + hw_.barrier_cycles);
+          tw.ready_reason = S_BARRIER;
+        }
+      }
+    }
+  }
+  for (auto& w : waves_) if (w.w) w.w->log = nullptr;
+  return end + 1;
+}
+
+// Workgroups per CU: whole workgroups whose waves fit the SIMDs' registers and wave slots,
+// and the CU's LDS (CDNA3: 512 unified VGPRs per lane per SIMD in granules of 8, AGPRs after
+// the arch VGPRs rounded to 4; LDS in 512-byte granules; eval/isa/occupancy.py's rules).
+uint32_t workgroups_per_cu(const Launch& L, const Hardware& hw, uint32_t waves_per_group) {
+  const KernelInfo& k = *L.k;
+  auto round_up = [](uint32_t v, uint32_t g) { return (v + g - 1) / g * g; };
+  const uint32_t vgprs = k.agpr_count == 0 ? round_up(std::max<uint32_t>(k.vgpr_count, 1), 8)
+                                           : round_up(round_up(k.vgpr_count, 4) + k.agpr_count, 8);
+  uint32_t waves_per_simd = std::min(hw.max_waves_per_simd, hw.vgprs_per_lane / vgprs);
+  if (k.sgpr_count > 100) waves_per_simd = std::min<uint32_t>(waves_per_simd, 7);
+  const uint32_t per_simd = (waves_per_group + kSimds - 1) / kSimds;
+  uint32_t groups = waves_per_simd / per_simd;
+  if (L.lds_bytes) groups = std::min(groups, hw.lds_bytes_per_cu / round_up(L.lds_bytes, 512));
+  return groups;
+}
+
+}  // namespace
+
+KernelTiming time_launch(const Launch& L, const Hardware& hw) {
+  KernelTiming t;
+  t.symbol = L.k->symbol;
+  t.grid = L.grid;
+  t.block = L.block;
+  t.workgroups = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
+  t.waves_per_workgroup = (L.block.x * L.block.y * L.block.z + 63) / 64;
+  t.workgroups_per_cu = workgroups_per_cu(L, hw, t.waves_per_workgroup);
+  if (t.workgroups_per_cu == 0)
+    throw Fault(L.k->symbol + ": a workgroup does not fit one CU (registers or LDS); it cannot launch on MI300X");
+  // The busiest CU: the first of XCD 0, dealt ids 0, CUs, 2 CUs, ...
+  std::vector<uint64_t> ids;
+  for (uint64_t id = 0; id < t.workgroups; id += hw.cus) ids.push_back(id);
+  t.busiest_cu_workgroups = uint32_t(ids.size());
+  const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
+  const double fabric_share = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  CuModel cu(L, hw);
+  t.cu_cycles = cu.run(ids, std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups),
+                       std::min(hw.cu_vmem_bytes_per_clk, fabric_share));
+  const double clock_hz = hw.clock_ghz * 1e9;
+  t.cu_us = t.cu_cycles / clock_hz * 1e6;
+  // The rest of the grid: every workgroup requests about what the simulated ones did.
+  const double scale = double(t.workgroups) / double(ids.size());
+  t.bytes_requested = cu.bytes_requested * scale;
+  if (!L.allocations.empty()) {
+    for (size_t a : cu.allocations_touched) t.footprint_bytes += double(L.allocations[a].end - L.allocations[a].base);
+  } else {
+    t.footprint_bytes = double(cu.lines_touched.size()) * 128 * scale;
+  }
+  t.footprint_bytes = std::min(t.footprint_bytes, t.bytes_requested);
+  t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
+  t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * clock_hz) * 1e6;
+  t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.l2_floor_us});
+  // Where the CU's cycles went, per SIMD on average.
+  for (int s = 0; s < kSimds; ++s) {
+    t.mfma_busy += cu.mfma_busy[size_t(s)] / kSimds;
+    t.valu_busy += cu.valu_busy[size_t(s)] / kSimds;
+    t.idle += cu.idle[size_t(s)] / kSimds;
+  }
+  t.lds_busy = cu.lds_busy;
+  t.vmem_busy = cu.vmem_busy;
+  for (int r = 0; r < S_COUNT; ++r) t.stalls.emplace_back(kStallNames[r], cu.stalls[size_t(r)]);
+  // The hottest instructions: issue cycles (one window each) plus stalled cycles.
+  std::vector<size_t> order;
+  for (size_t k = 0; k < cu.per_inst.size(); ++k)
+    if (cu.per_inst[k].issued) order.push_back(k);
+  auto weight = [&](size_t k) {
+    double w = double(cu.per_inst[k].issued) * kSimds;
+    for (double s : cu.per_inst[k].stall) w += s;
+    return w;
+  };
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight(a) > weight(b); });
+  if (order.size() > 12) order.resize(12);
+  for (size_t k : order) {
+    const PerInst& p = cu.per_inst[k];
+    InstructionTime it;
+    it.addr = L.co->insts[k].addr;
+    it.mnemonic = L.co->insts[k].name;
+    it.line = L.co->line_of(it.addr);
+    it.issued = p.issued;
+    for (double s : p.stall) it.stall_cycles += s;
+    const size_t top = size_t(std::max_element(p.stall.begin(), p.stall.end()) - p.stall.begin());
+    it.top_reason = it.stall_cycles > 0 ? kStallNames[top] : "";
+    t.hottest.push_back(std::move(it));
+  }
+  return t;
+}
+
+}  // namespace isa::detail
