@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import platform
 import re
 import subprocess
 import sysconfig
@@ -25,6 +26,8 @@ COMPILER = os.environ.get("EMU_CXX", "clang++-19")
 # NOTE: line tables only (no variables): a fault inside a kernel can then name its source line.
 BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "-Wno-deprecated-declarations",
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
+# NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
+BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
 # Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt).
 STANDIN_DIRS = [Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"]
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]

@@ -283,36 +283,12 @@ def test_repo_kernel_passes_the_reference_check(engine, variant, case):
 
 @pytest.fixture(scope="module")
 def source_engine_modules():
-    """The source-level emulator's build of each packed variant.
-
-    NOTE: HIP compiles device code with -ffp-contract=fast, and clang's gfx942 code computes
-    `acc += scale * part` with one v_pk_fma_f32. The emulator's x86 build has no FMA by default,
-    so it rounds twice and differs in the last fp32 bit (visible in some bf16 outputs); built
-    with -mfma -ffp-contract=fast the two engines agree bit for bit. Until the emulator's
-    flags say so, its compiler is wrapped here."""
-    import os
-
+    """The source-level emulator's build of each packed variant (built with FMA contraction, as
+    HIP compiles device code: emulator.build.BASE_FLAGS)."""
     from kernels import emulate
 
     folder = Path(tempfile.mkdtemp(prefix="isa_vs_source_"))
-    wrapper = folder / "clang-fma"
-    wrapper.write_text('#!/bin/sh\nexec clang++-19 -mfma -ffp-contract=fast "$@"\n')
-    wrapper.chmod(0o755)
-    saved = os.environ.get("EMU_CXX")
-    os.environ["EMU_CXX"] = str(wrapper)
-    try:
-        import emulator.build
-
-        compiler, emulator.build.COMPILER = emulator.build.COMPILER, str(wrapper)
-        try:
-            return {variant: emulate.load_packed(variant, folder) for variant in VARIANTS}
-        finally:
-            emulator.build.COMPILER = compiler
-    finally:
-        if saved is None:
-            os.environ.pop("EMU_CXX")
-        else:
-            os.environ["EMU_CXX"] = saved
+    return {variant: emulate.load_packed(variant, folder) for variant in VARIANTS}
 
 
 def _both_engines(engine, module, variant, tile_index, case):
