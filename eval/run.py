@@ -39,6 +39,8 @@ examples:
   python eval/run.py benchmark --shapes 1024,1536,7168 --method events
   python eval/run.py ranked --submission examples/reference_submission.py --submission submission.py
   python eval/run.py leaderboard --secret-seed 1234 --popcorn
+  python eval/run.py benchmark --engine isa --method predicted     predicted MI300X times (no GPU)
+  python eval/run.py profile --engine isa --method predicted --shapes 0   where the cycles go
 """
 
 
@@ -117,7 +119,8 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     job = {"submission": str(submission), "mode": stage, "method": args.method,
            "device": device.kind, "engine": engine_of(args, device),
            "cases": [(i, c.args) for i, c in cases]}
-    checker = Checker(stage, [case for _, case in cases], device.kind)
+    checker = Checker(stage, [case for _, case in cases], device.kind,
+                      predicted=args.method == timing.PREDICTED and stage != "test")
     ctx = mp.get_context("spawn")
     conn, child_conn = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
@@ -210,8 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     except (RuntimeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    mode = args.mode or ("ranked" if device.is_gpu else "test")
-    if args.mode is None and not device.is_gpu:
+    predicted = args.method == timing.PREDICTED
+    if predicted and args.engine != "isa":
+        print("error: the predicted method times the compiled machine code: add --engine isa", file=sys.stderr)
+        return 2
+    mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
+    if args.mode is None and not device.is_gpu and not predicted:
         print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
               "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
     try:

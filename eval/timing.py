@@ -76,11 +76,14 @@ def _cold_events(call: Call, device: DeviceInfo) -> tuple[float, object]:
     return _events(call, device)
 
 
+PREDICTED = "predicted"
+
+
 @dataclass(frozen=True)
 class Method:
     name: str
     needs_gpu: bool
-    time_one: Callable[[Call, DeviceInfo], tuple[float, object]]
+    time_one: Callable[[Call, DeviceInfo], tuple[float, object]] | None  # None: not a measurement
     doc: str
 
 
@@ -90,6 +93,9 @@ METHODS = {m.name: m for m in (
     Method("events", True, _events, "device events around the call, warm caches"),
     Method("cold", True, _cold_events,
            "device events after writing 512 MB to evict L2 and the 256 MB Infinity Cache"),
+    Method(PREDICTED, False, None,
+           "no GPU, --engine isa: the MI300X time the timing model predicts (eval/predict), "
+           "unchecked; correctness is the test mode's"),
 )}
 
 
@@ -98,7 +104,10 @@ def method(name: str, device: DeviceInfo) -> Method:
         raise ValueError(f"unknown timing method {name!r}; choose from {', '.join(METHODS)}")
     chosen = METHODS[name]
     if chosen.needs_gpu and not device.is_gpu:
-        raise ValueError(f"timing method {name!r} needs a GPU; on the CPU use 'leaderboard'")
+        raise ValueError(f"timing method {name!r} needs a GPU; on the CPU use 'leaderboard' or 'predicted'")
+    if name == PREDICTED and device.is_gpu:
+        raise ValueError("the predicted method runs on the CPU's ISA engine: add --device cpu --engine isa "
+                         "(on this GPU, measure with 'leaderboard' or 'events')")
     return chosen
 
 

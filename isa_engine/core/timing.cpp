@@ -41,7 +41,7 @@ constexpr int kSimds = 4;
 constexpr double kCycleLimit = 2e9;  // about a second of MI300X time for one CU
 constexpr int kRegs = 128 + 512;  // SGPR operand codes 0..127, then v0..v255, a0..a255
 
-bool is_mfma(const Inst& i) { return i.op == OP_v_mfma; }
+bool is_mfma(const Inst& i) { return strncmp(i.name, "v_mfma", 6) == 0 || strncmp(i.name, "v_smfmac", 8) == 0; }
 
 Pipe pipe_of(const Inst& i) {
   switch (i.fmt) {

@@ -1,0 +1,77 @@
+"""Predicted MI300X time of a submission's call, from the ISA engine's timing model (issue 11).
+
+The ISA engine times every kernel launch of the call on a simulated MI300X
+(isa_engine/core/timing.cpp: the busiest CU in cycle detail, the rest of the grid as
+bandwidth floors); this module adds what happens around the kernels on the runners:
+
+    call_us = host_us + sum over launches (kernel_us + kernel_fixed_us) + (launches - 1) * launch_us
+
+Every constant and its source is in calibration.yaml. Numbers from here are "predicted",
+never measured.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+CALIBRATION = Path(__file__).with_name("calibration.yaml")
+
+
+class PredictionError(RuntimeError):
+    """The call cannot be predicted (it launched no HIP kernel, or a kernel could not be timed)."""
+
+
+@functools.cache
+def calibration() -> dict:
+    return yaml.safe_load(CALIBRATION.read_text())
+
+
+def hardware(overrides: dict | None = None) -> dict[str, float]:
+    """The timing model's settings: the documented hardware, MFMA cycles, fitted latency."""
+    cal = calibration()
+    settings = {key: entry["value"] for key, entry in cal["hardware"].items()}
+    settings.update({f"mfma.{name}": cycles for name, cycles in cal["mfma_cycles"].items()})
+    settings["vmem_latency"] = cal["fitted"]["vmem_latency"]
+    settings.update(overrides or {})
+    return {key: float(value) for key, value in settings.items()}
+
+
+@dataclass
+class Prediction:
+    call_us: float
+    kernels: list[dict] = field(default_factory=list)  # isa_engine.timing.take() entries
+    constants: dict = field(default_factory=dict)
+
+    @property
+    def kernel_us(self) -> float:
+        return sum(k["kernel_us"] for k in self.kernels)
+
+
+def call_us(kernels: list[dict], constants: dict) -> float:
+    """Host time of one call around its timed kernels."""
+    return (constants["host_us"] + sum(k["kernel_us"] + constants["kernel_fixed_us"] for k in kernels)
+            + max(0, len(kernels) - 1) * constants["launch_us"])
+
+
+def predict(call: Callable[[], object], settings: dict | None = None,
+            constants: dict | None = None) -> tuple[Prediction, object]:
+    """Runs call() with every launch timed; returns the prediction and call()'s result (whose
+    kernel outputs are incomplete: only the busiest CU's workgroups ran)."""
+    from isa_engine import timing
+
+    constants = constants or calibration()["fitted"]
+    timing.enable(settings or hardware())
+    try:
+        timing.take()
+        result = call()
+        kernels = timing.take()
+    finally:
+        timing.disable()
+    if not kernels:
+        raise PredictionError("the call launched no HIP kernel: the predicted method times HIP kernels on "
+                              "the ISA engine (--engine isa); torch's own operators are not modelled")
+    return Prediction(call_us(kernels, constants), kernels, dict(constants)), result
