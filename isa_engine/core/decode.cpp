@@ -7,6 +7,7 @@
 
 #include "cdna3_tables.h"
 #include "internal.h"
+#include "mfma.h"
 
 namespace isa::detail {
 namespace {
@@ -117,37 +118,6 @@ bool parse_compare(const std::string& base, Inst& in) {
   if (c < 0 || t < 0) return false;
   in.sub = uint8_t(c);
   in.ctype = uint8_t(t);
-  return true;
-}
-
-// MFMA shapes the engine runs: single-block dense f32-accumulating (and i8) ones.
-bool parse_mfma(const std::string& base, Inst& in) {
-  int m, n, k;
-  char a[8] = {0}, b[8] = {0}, acc[8] = {0};
-  if (sscanf(base.c_str(), "v_mfma_%3[a-z0-9]_%dx%dx%d_%7[a-z0-9]_%7[a-z0-9]", acc, &m, &n, &k, a, b) < 5)
-    return false;
-  if (base.find("b_") != std::string::npos && (base.find("_2b_") != std::string::npos ||
-                                               base.find("_4b_") != std::string::npos ||
-                                               base.find("_16b_") != std::string::npos))
-    return false;  // multi-block MFMAs are not implemented
-  auto type = [](const char* t) -> int {
-    std::string s = t;
-    if (s == "fp8") return 1;
-    if (s == "bf8") return 2;
-    if (s == "f16") return 3;
-    if (s == "bf16") return 4;
-    if (s == "f32") return 5;
-    if (s == "i8") return 6;
-    return 0;
-  };
-  int ta = type(a), tb = b[0] ? type(b) : ta;
-  if (!ta || !tb || m != n || (m != 16 && m != 32)) return false;
-  int kpl = k / (64 / m);
-  int bits = (ta <= 2 || ta == 6) ? 8 : (ta == 5 ? 32 : 16);
-  if (kpl * bits > 64 || kpl < 1) return false;  // gfx950's wide-K forms
-  in.sub = uint8_t(m);
-  in.ctype = uint8_t(ta | (tb << 4));
-  in.offset0 = uint8_t(kpl);
   return true;
 }
 
@@ -370,7 +340,7 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
         }
         if ((acc & 1) && in.src[0] >= 256) in.src[0] = uint16_t(in.src[0] + 256);
         if ((acc & 2) && in.src[1] >= 256) in.src[1] = uint16_t(in.src[1] + 256);
-        in.op = parse_mfma(base, in) ? OP_v_mfma : OP_UNKNOWN;
+        in.op = parse_matrix_op(base, in) ? OP_v_mfma : OP_UNKNOWN;
       } else if (in.op == OP_v_accvgpr_read) {
         if (in.src[0] >= 256) in.src[0] = uint16_t(in.src[0] + 256);
       } else if (in.op == OP_v_accvgpr_write) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "mfma.h"
 #include "numeric.h"
 #include "wave.h"
 
@@ -1590,108 +1591,18 @@ void Exec::compare() {
   }
 }
 
-// D[r][j] = sum_k A[r][k] * B[k][j] in double, k ascending (M fixed: the j loop vectorises).
-template <int M>
-void mfma_products(const double (*a)[64], const double (*b)[32], int K, double (*acc)[32]) {
-  for (int r = 0; r < M; ++r) {
-    double row[M] = {};
-    for (int k = 0; k < K; ++k) {
-      const double aik = a[r][k];
-      for (int j = 0; j < M; ++j) row[j] += aik * b[k][j];
-    }
-    memcpy(acc[r], row, sizeof row);
-  }
-}
-
-// The same when every partial sum is exact: four independent chains per output over B^T.
-template <int M>
-void mfma_products_exact(const double (*a)[64], const double (*b)[32], int K, double (*acc)[32]) {
-  double bt[M][64];
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < M; ++j) bt[j][k] = b[k][j];
-  for (int r = 0; r < M; ++r)
-    for (int j = 0; j < M; ++j) {
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      for (int k = 0; k < K; k += 4) {
-        s0 += a[r][k] * bt[j][k];
-        s1 += a[r][k + 1] * bt[j][k + 1];
-        s2 += a[r][k + 2] * bt[j][k + 2];
-        s3 += a[r][k + 3] * bt[j][k + 3];
-      }
-      acc[r][j] = (s0 + s1) + (s2 + s3);
-    }
-}
-
-// MFMA (dense, single block): lane l holds A[l % M][KPL*(l/M) + e] and B[KPL*(l/M) + e][l % M]
-// (tests/data/spec/mfma). Products are exact in double; the sum over k is accumulated in double
-// and rounded once to f32 after adding C ("exact then round", the source emulator's model).
+// MFMA / SMFMAC (mfma.cpp): operands checked for outstanding loads, scalar sources read here.
 void Exec::mfma() {
-  const Inst& i = *in;
   const auto t0 = std::chrono::steady_clock::now();
-  const int M = i.sub, kpl = i.offset0, K = kpl * (64 / M), G = M * M / 64;
-  const int ta = i.ctype & 15, tb = i.ctype >> 4;
-  if (i.cbsz || i.abid || i.blgp) die("cbsz/abid/blgp are not supported by this single-block MFMA");
-  const int in_dwords = (kpl * (ta <= 2 || ta == 6 ? 8 : ta == 5 ? 32 : 16) + 31) / 32;
-  check_v(i.src[0], in_dwords);
-  check_v(i.src[1], in_dwords);
-  check_v(i.src[2], G);
-  auto operand = [&](uint16_t code, int l) -> uint64_t {
-    if (code < 256) return sread64(code);
-    uint64_t v = w.v[code - 256][l];
-    if (in_dwords == 2) v |= uint64_t(w.v[code - 255][l]) << 32;
-    return v;
-  };
-  auto decode = [&](int t, uint64_t bits, int e) -> double {
-    switch (t) {
-      case 1: return fp8_tables().fp8d[(bits >> (8 * e)) & 0xff];
-      case 2: return fp8_tables().bf8d[(bits >> (8 * e)) & 0xff];
-      case 3: return f16_to_f32(uint16_t(bits >> (16 * e)));
-      case 4: return bf16_to_f32(uint16_t(bits >> (16 * e)));
-      case 5: return as_f(uint32_t(bits));
-      default: return double(int8_t(bits >> (8 * e)));
-    }
-  };
-  double a[32][64], b[64][32];
-  const double* table_a = ta == 1 ? fp8_tables().fp8d : ta == 2 ? fp8_tables().bf8d : nullptr;
-  const double* table_b = tb == 1 ? fp8_tables().fp8d : tb == 2 ? fp8_tables().bf8d : nullptr;
-  for (int l = 0; l < 64; ++l) {
-    const uint64_t av = operand(i.src[0], l), bv = operand(i.src[1], l);
-    const int k0 = kpl * (l / M), row = l % M;
-    if (table_a && table_b) {  // fp8/bf8: one table lookup per byte
-      for (int e = 0; e < kpl; ++e) {
-        a[row][k0 + e] = table_a[(av >> (8 * e)) & 0xff];
-        b[k0 + e][row] = table_b[(bv >> (8 * e)) & 0xff];
-      }
-      continue;
-    }
-    for (int e = 0; e < kpl; ++e) {
-      a[row][k0 + e] = decode(ta, av, e);
-      b[k0 + e][row] = decode(tb, bv, e);
-    }
+  const MatrixOperands ops = matrix_operands(*in);
+  const int dwords[3] = {ops.a, ops.b, ops.src2};
+  uint64_t scalar[3] = {0, 0, 0};
+  for (int s = 0; s < 3; ++s) {
+    if (in->src[s] >= 256) check_v(in->src[s], dwords[s]);
+    else scalar[s] = s == 2 && !ops.src2_is_f64 ? sread(in->src[s], K_F32) : sread64(in->src[s], s == 2 ? K_F64 : K_INT);
   }
-  double acc[32][32];
-  if (ta == 1 && tb == 1) {
-    // NOTE: fp8 x fp8 products are multiples of 2^-20 below 2^16, so every partial sum of a
-    // 32- or 16-term dot product is exact in double: any summation order gives the same bits.
-    if (M == 16) mfma_products_exact<16>(a, b, K, acc);
-    else mfma_products_exact<32>(a, b, K, acc);
-  } else if (M == 16) {
-    mfma_products<16>(a, b, K, acc);
-  } else {
-    mfma_products<32>(a, b, K, acc);
-  }
-  uint32_t out[16][64];
-  for (int l = 0; l < 64; ++l)
-    for (int gi = 0; gi < G; ++gi) {
-      const int row = M == 16 ? 4 * (l / 16) + gi : 8 * (gi / 4) + 4 * (l / 32) + gi % 4;
-      const uint32_t c = i.src[2] >= 256 ? w.v[i.src[2] - 256 + gi][l] : sread(i.src[2]);
-      if (ta == 6) out[gi][l] = uint32_t(int32_t(c) + int32_t(int64_t(acc[row][l % M])));
-      else out[gi][l] = as_u(float(double(as_f(c)) + acc[row][l % M]));
-    }
-  for (int gi = 0; gi < G; ++gi) {
-    memcpy(w.v[i.dst - 256 + gi], out[gi], 256);
-    w.vpend[i.dst - 256 + gi] = 0;
-  }
+  if (ops.reads_d) check_v(in->dst, ops.d);
+  execute_matrix_op(*in, w, L, scalar);
   ++w.mfmas;
   w.mfma_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

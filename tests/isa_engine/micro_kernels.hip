@@ -158,3 +158,86 @@ extern "C" __global__ void buffer_to_lds(int* data, int* out) {
   __syncthreads();
   out[t] = buf[63 - t];
 }
+
+// ---- matrix instructions: register images in and out -------------------------------------------
+// Dword r of an operand in lane l lives at [r * 64 + l] of its image. The test places matrix
+// elements with the calculator's layouts and reads D back the same way; one kernel per
+// instruction and modifier set (CBSZ/ABID/BLGP must be constants). Kernel names:
+// <instruction>_c<CBSZ>a<ABID>b<BLGP> (SMFMAC: no BLGP; its index VGPR comes from `index`).
+typedef float v2f __attribute__((__vector_size__(2 * sizeof(float))));
+typedef float v4f __attribute__((__vector_size__(4 * sizeof(float))));
+typedef float v16f __attribute__((__vector_size__(16 * sizeof(float))));
+typedef float v32f __attribute__((__vector_size__(32 * sizeof(float))));
+typedef int v2i __attribute__((__vector_size__(2 * sizeof(int))));
+typedef int v4i __attribute__((__vector_size__(4 * sizeof(int))));
+typedef int v16i __attribute__((__vector_size__(16 * sizeof(int))));
+typedef int v32i __attribute__((__vector_size__(32 * sizeof(int))));
+typedef double v4d __attribute__((__vector_size__(4 * sizeof(double))));
+typedef __fp16 v4h __attribute__((__vector_size__(4 * sizeof(__fp16))));
+typedef __fp16 v8h __attribute__((__vector_size__(8 * sizeof(__fp16))));
+typedef short v4s __attribute__((__vector_size__(4 * sizeof(short))));
+typedef short v8s __attribute__((__vector_size__(8 * sizeof(short))));
+
+template <typename T>
+__device__ T load_image(const uint32_t* image) {
+  T value;
+  uint32_t* words = reinterpret_cast<uint32_t*>(&value);
+  for (int r = 0; r < int(sizeof(T) / 4); ++r) words[r] = image[r * 64 + threadIdx.x];
+  return value;
+}
+
+template <typename T>
+__device__ void store_image(uint32_t* image, T value) {
+  const uint32_t* words = reinterpret_cast<const uint32_t*>(&value);
+  for (int r = 0; r < int(sizeof(T) / 4); ++r) image[r * 64 + threadIdx.x] = words[r];
+}
+
+#define MATRIX_KERNEL(INST, CBSZ, ABID, BLGP, TA, TB, TC, CALL)                                          \
+  extern "C" __global__ void INST##_c##CBSZ##a##ABID##b##BLGP(const uint32_t* a, const uint32_t* b,      \
+                                                              const uint32_t* c, const uint32_t* index,  \
+                                                              uint32_t* d) {                             \
+    const TA av = load_image<TA>(a);                                                                     \
+    const TB bv = load_image<TB>(b);                                                                     \
+    const TC cv = load_image<TC>(c);                                                                     \
+    store_image(d, CALL);                                                                                \
+  }
+#define DENSE(INST, CBSZ, ABID, BLGP, TA, TC, BUILTIN) \
+  MATRIX_KERNEL(INST, CBSZ, ABID, BLGP, TA, TA, TC, BUILTIN(av, bv, cv, CBSZ, ABID, BLGP))
+#define SPARSE(INST, CBSZ, ABID, TA, TB, TC, BUILTIN) \
+  MATRIX_KERNEL(INST, CBSZ, ABID, 0, TA, TB, TC, BUILTIN(av, bv, cv, int(index[threadIdx.x]), CBSZ, ABID))
+
+DENSE(v_mfma_f32_32x32x1_2b_f32, 0, 0, 0, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32)
+DENSE(v_mfma_f32_32x32x1_2b_f32, 1, 1, 3, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32)
+DENSE(v_mfma_f32_16x16x1_4b_f32, 0, 0, 0, float, v16f, __builtin_amdgcn_mfma_f32_16x16x1f32)
+DENSE(v_mfma_f32_16x16x1_4b_f32, 2, 3, 5, float, v16f, __builtin_amdgcn_mfma_f32_16x16x1f32)
+DENSE(v_mfma_f32_4x4x1_16b_f32, 0, 0, 0, float, v4f, __builtin_amdgcn_mfma_f32_4x4x1f32)
+DENSE(v_mfma_f32_4x4x1_16b_f32, 3, 5, 7, float, v4f, __builtin_amdgcn_mfma_f32_4x4x1f32)
+DENSE(v_mfma_f32_4x4x4_16b_f16, 4, 9, 6, v4h, v4f, __builtin_amdgcn_mfma_f32_4x4x4f16)
+DENSE(v_mfma_f32_16x16x4_4b_f16, 0, 0, 0, v4h, v16f, __builtin_amdgcn_mfma_f32_16x16x4f16)
+DENSE(v_mfma_f32_32x32x4_2b_f16, 1, 0, 2, v4h, v32f, __builtin_amdgcn_mfma_f32_32x32x4f16)
+DENSE(v_mfma_f32_4x4x4_16b_bf16, 0, 0, 0, v4s, v4f, __builtin_amdgcn_mfma_f32_4x4x4bf16_1k)
+DENSE(v_mfma_f32_16x16x4_4b_bf16, 1, 1, 1, v4s, v16f, __builtin_amdgcn_mfma_f32_16x16x4bf16_1k)
+DENSE(v_mfma_f32_32x32x4_2b_bf16, 0, 0, 0, v4s, v32f, __builtin_amdgcn_mfma_f32_32x32x4bf16_1k)
+DENSE(v_mfma_i32_4x4x4_16b_i8, 2, 1, 4, int, v4i, __builtin_amdgcn_mfma_i32_4x4x4i8)
+DENSE(v_mfma_i32_16x16x4_4b_i8, 0, 0, 0, int, v16i, __builtin_amdgcn_mfma_i32_16x16x4i8)
+DENSE(v_mfma_i32_32x32x4_2b_i8, 0, 0, 0, int, v32i, __builtin_amdgcn_mfma_i32_32x32x4i8)
+DENSE(v_mfma_f32_32x32x2_f32, 0, 0, 6, float, v16f, __builtin_amdgcn_mfma_f32_32x32x2f32)
+DENSE(v_mfma_f32_16x16x4_f32, 0, 0, 0, float, v4f, __builtin_amdgcn_mfma_f32_16x16x4f32)
+DENSE(v_mfma_f32_16x16x4_f32, 0, 0, 3, float, v4f, __builtin_amdgcn_mfma_f32_16x16x4f32)
+DENSE(v_mfma_f32_16x16x8_xf32, 0, 0, 0, v2f, v4f, __builtin_amdgcn_mfma_f32_16x16x8_xf32)
+DENSE(v_mfma_f32_32x32x4_xf32, 0, 0, 0, v2f, v16f, __builtin_amdgcn_mfma_f32_32x32x4_xf32)
+DENSE(v_mfma_f64_16x16x4_f64, 0, 0, 0, double, v4d, __builtin_amdgcn_mfma_f64_16x16x4f64)
+DENSE(v_mfma_f64_16x16x4_f64, 0, 0, 5, double, v4d, __builtin_amdgcn_mfma_f64_16x16x4f64)
+DENSE(v_mfma_f64_4x4x4_4b_f64, 0, 0, 2, double, double, __builtin_amdgcn_mfma_f64_4x4x4f64)
+SPARSE(v_smfmac_f32_16x16x32_f16, 0, 0, v4h, v8h, v4f, __builtin_amdgcn_smfmac_f32_16x16x32_f16)
+SPARSE(v_smfmac_f32_16x16x32_bf16, 0, 0, v4s, v8s, v4f, __builtin_amdgcn_smfmac_f32_16x16x32_bf16)
+SPARSE(v_smfmac_f32_32x32x16_f16, 0, 0, v4h, v8h, v16f, __builtin_amdgcn_smfmac_f32_32x32x16_f16)
+SPARSE(v_smfmac_f32_16x16x64_fp8_fp8, 0, 1, v2i, v4i, v4f, __builtin_amdgcn_smfmac_f32_16x16x64_fp8_fp8)
+SPARSE(v_smfmac_f32_16x16x64_fp8_fp8, 1, 1, v2i, v4i, v4f, __builtin_amdgcn_smfmac_f32_16x16x64_fp8_fp8)
+SPARSE(v_smfmac_f32_16x16x64_bf8_fp8, 0, 0, v2i, v4i, v4f, __builtin_amdgcn_smfmac_f32_16x16x64_bf8_fp8)
+SPARSE(v_smfmac_f32_32x32x32_fp8_fp8, 0, 1, v2i, v4i, v16f, __builtin_amdgcn_smfmac_f32_32x32x32_fp8_fp8)
+SPARSE(v_smfmac_i32_16x16x64_i8, 0, 0, v2i, v4i, v4i, __builtin_amdgcn_smfmac_i32_16x16x64_i8)
+SPARSE(v_smfmac_i32_32x32x32_i8, 0, 1, v2i, v4i, v16i, __builtin_amdgcn_smfmac_i32_32x32x32_i8)
+// A broadcast to 2^3 blocks of an instruction with 4: undefined on gfx942, the engine faults.
+MATRIX_KERNEL(v_mfma_f32_16x16x1_4b_f32, 3, 0, 0, float, float, v16f,
+              __builtin_amdgcn_mfma_f32_16x16x1f32(av, bv, cv, 3, 0, 0))
