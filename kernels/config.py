@@ -73,9 +73,10 @@ SPLIT_K_CHOICES = {"v0_naive": (1,), "v1_lds_mfma": (1,),
 VARIANTS = tuple(_TILES)
 
 
-def instances(variant: str) -> list[Config]:
-    """The compiled tiles of one variant (split_k = 1)."""
-    return [Config.parse(variant, tile + "_sk1") for tile in _TILES[variant]]
+def instances(variant: str, tiles: list[str] | None = None) -> list[Config]:
+    """The compiled tiles of one variant (split_k = 1): its packed ones, or `tiles` (e.g.
+    "bm256_bn128_bk128_w4x2") for a build that tries others (eval/predict's tuning)."""
+    return [Config.parse(variant, tile + "_sk1") for tile in (tiles or _TILES[variant])]
 
 
 def candidates(variant: str) -> list[Config]:

@@ -45,7 +45,7 @@ def _dispatch(instances: list[configs.Config]) -> str:
             f"  switch (config_id) {{\n{cases}    default: return false;\n  }}\n}}\n")
 
 
-def hip_source(variant: str) -> str:
+def hip_source(variant: str, tiles: list[str] | None = None) -> str:
     """Common headers, the variant, its dispatch table and the binding, as one HIP file."""
     variant_file = configs.KERNEL_DIR / f"fp8_mm_{variant}.hip"
     binding = configs.KERNEL_DIR / "binding.hip"
@@ -53,24 +53,24 @@ def hip_source(variant: str) -> str:
     for header in _common_headers(variant_file.read_text() + binding.read_text(), []):
         parts.append(_section(f"kernels/{header}", (configs.KERNEL_DIR / header).read_text()))
     parts.append(_section(f"kernels/{variant_file.name}", variant_file.read_text()))
-    parts.append(_section("dispatch table (kernels/pack.py)", _dispatch(configs.instances(variant))))
+    parts.append(_section("dispatch table (kernels/pack.py)", _dispatch(configs.instances(variant, tiles))))
     parts.append(_section("kernels/binding.hip", binding.read_text()))
     return "\n".join(parts)
 
 
-def _table_literal(variant: str) -> str:
-    index = {cfg.name: i for i, cfg in enumerate(configs.instances(variant))}
+def _table_literal(variant: str, instances: list[configs.Config]) -> str:
+    index = {cfg.name: i for i, cfg in enumerate(instances)}
     rows = "".join(f"    {shape!r}: ({index[cfg.instance.name]}, {cfg.split_k}),  # {cfg.name}\n"
-                   for shape, cfg in sorted(table_configs(variant).items()))
+                   for shape, cfg in sorted(table_configs(variant).items()) if cfg.instance.name in index)
     return "{\n" + rows + "}" if rows else "{}"
 
 
-def submission(variant: str) -> str:
-    """The whole generated submission file for one variant."""
-    source = hip_source(variant)
+def submission(variant: str, tiles: list[str] | None = None) -> str:
+    """The whole generated submission file for one variant (its packed tiles, or `tiles`)."""
+    source = hip_source(variant, tiles)
     if '"""' in source:
         raise ValueError("HIP source must not contain triple quotes")
-    instances = configs.instances(variant)
+    instances = configs.instances(variant, tiles)
     declaration = _DECLARATION.search((configs.KERNEL_DIR / "binding.hip").read_text()).group(1)
     tiles = tuple((c.block_m, c.block_n, max(1, 8 // (c.waves_m * c.waves_n))) for c in instances)
     fields = {
@@ -83,7 +83,7 @@ def submission(variant: str) -> str:
         "names": tuple(c.name.removesuffix("_sk1") for c in instances),
         "tiles": tiles,
         "splits": configs.SPLIT_K_CHOICES[variant],
-        "table": _table_literal(variant),
+        "table": _table_literal(variant, instances),
         "select": (configs.KERNEL_DIR / "select.py").read_text().strip(),
     }
     body = _TEMPLATE.format(**fields)

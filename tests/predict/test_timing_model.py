@@ -1,0 +1,121 @@
+"""The ISA engine's timing model on kernels whose cycle counts follow from the documented
+rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
+extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
+an s_waitcnt vmcnt stall, and a call with no kernel cannot be predicted."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+import isa_engine
+from eval.predict import PredictionError, hardware, predict
+
+HIP = r"""
+#include <hip/hip_runtime.h>
+
+typedef float float4_t __attribute__((ext_vector_type(4)));
+typedef float float16_t __attribute__((ext_vector_type(16)));
+
+// One wave: n dependent 32x32x16 fp8 MFMAs, 32 cycles each by the calculator; the loop's other
+// instructions (5 issue windows of 4 cycles) hide under them.
+__global__ void mfma_chain(float* out, int n) {
+  float16_t acc = {};
+  long a = 0x3838383838383838L + threadIdx.x, b = 0x3030303030303030L;
+  for (int i = 0; i < n; ++i) acc = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a, b, acc, 0, 0, 0);
+  out[threadIdx.x] = acc[0] + acc[15];
+}
+
+// One wave reads LDS dwords `stride` apart, 8 independent reads per round.
+__global__ void lds_reads(float* out, int stride, int rounds) {
+  __shared__ float tile[8192];
+  for (int i = threadIdx.x; i < 8192; i += 64) tile[i] = float(i);
+  __syncthreads();
+  float sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    float v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) v[j] = tile[(threadIdx.x * stride + j * 64 * stride + r) & 8191];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) sum += v[j];
+  }
+  out[threadIdx.x] = sum;
+}
+
+// 40 KiB of LDS: one workgroup per CU; each does the same MFMA work.
+__global__ void heavy_block(float* out, int n) {
+  __shared__ float pad[10240];
+  pad[threadIdx.x] = 1.0f;
+  __syncthreads();
+  float4_t acc = {pad[threadIdx.x], 0, 0, 0};
+  long a = 0x3838383838383838L, b = 0x3030303030303030L;
+  for (int i = 0; i < n; ++i) acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, acc, 0, 0, 0);
+  out[blockIdx.x * 64 + threadIdx.x] = acc[0];
+}
+
+// Each lane loads one float and adds 1: the add waits for the load.
+__global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
+
+void run_mfma_chain(torch::Tensor out, int64_t n) { mfma_chain<<<1, 64>>>(out.data_ptr<float>(), n); }
+void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { lds_reads<<<1, 64>>>(out.data_ptr<float>(), stride, rounds); }
+void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { heavy_block<<<blocks, 64>>>(out.data_ptr<float>(), n); }
+void run_load_use(torch::Tensor in, torch::Tensor out) { load_use<<<1, 64>>>(in.data_ptr<float>(), out.data_ptr<float>()); }
+void launch_nothing(torch::Tensor) {}
+"""
+CPP = """
+void run_mfma_chain(torch::Tensor out, int64_t n);
+void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds);
+void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n);
+void run_load_use(torch::Tensor in, torch::Tensor out);
+void launch_nothing(torch::Tensor);
+"""
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing"]
+
+
+@pytest.fixture(scope="module")
+def module():
+    return isa_engine.load_inline("predict_timing_probe", CPP, HIP, functions=FUNCTIONS,
+                                  extra_cuda_cflags=["--offload-arch=gfx942", "-O3", "-std=c++20"])
+
+
+def timed(call, **overrides) -> dict:
+    prediction, _ = predict(call, hardware(overrides))
+    (kernel,) = prediction.kernels
+    return kernel
+
+
+def test_an_mfma_chain_takes_the_calculators_cycles_per_mfma(module):
+    out = torch.zeros(64)
+    short = timed(lambda: module.run_mfma_chain(out, 100))
+    long = timed(lambda: module.run_mfma_chain(out, 600))
+    per_mfma = (long["cu_cycles"] - short["cu_cycles"]) / 500
+    assert 32 <= per_mfma <= 33
+    assert long["mfma_busy"] == pytest.approx(600 * 32 / 4, rel=0.02)  # one SIMD of four is busy
+
+
+def test_lds_bank_conflicts_serialise(module):
+    out = torch.zeros(64)
+    free = timed(lambda: module.run_lds_reads(out, 1, 64))
+    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64))  # every lane on one bank
+    assert conflicted["lds_busy"] >= 16 * free["lds_busy"]
+    # one wave alone: the LDS pipe's extra cycles land in its time
+    assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
+
+
+def test_each_extra_round_on_the_busiest_cu_adds_its_time(module):
+    out = torch.zeros(3 * 304 * 64)
+    one, three = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400)) for blocks in (304, 3 * 304))
+    assert (one["workgroups_per_cu"], one["busiest_cu_workgroups"], three["busiest_cu_workgroups"]) == (1, 1, 3)
+    assert three["cu_cycles"] / one["cu_cycles"] == pytest.approx(3, rel=0.1)
+
+
+def test_a_load_latency_shows_as_a_vmcnt_stall(module):
+    src, out = torch.ones(64), torch.zeros(64)
+    fast = timed(lambda: module.run_load_use(src, out), vmem_latency=200)
+    slow = timed(lambda: module.run_load_use(src, out), vmem_latency=1200)
+    assert slow["cu_cycles"] - fast["cu_cycles"] >= 1000  # at least one full load round trip each
+    assert max(slow["stalls"], key=slow["stalls"].get) == "s_waitcnt vmcnt"
+
+
+def test_a_call_without_a_kernel_cannot_be_predicted(module):
+    with pytest.raises(PredictionError, match="launched no HIP kernel"):
+        predict(lambda: module.launch_nothing(torch.zeros(1)))
