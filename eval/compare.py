@@ -28,7 +28,7 @@ from eval.report import frame_from_rows, read_frame
 from reference.contract import cases, geometric_mean, load, speed_of_light_us
 
 SHAPE = ["m", "n", "k"]
-PREDICTED = "predicted"  # the method of model times: never to be read as a measurement
+PREDICTED = "predicted"  # the method of eval/predict times: never to be read as a measurement
 GPU = "gpu"              # the engine of rows that ran on a real GPU; the others are CPU engines
 
 
@@ -48,7 +48,7 @@ class Group(NamedTuple):
     def title(self) -> str:
         return (f"mode={self.mode or '-'} method={self.method or '-'} device={self.device or '-'} "
                 f"engine={self.engine}"
-                + (" [PREDICTED MI300X times from the model, not measured]" if self.predicted else "")
+                + (" [PREDICTED MI300X times (eval/predict), not measured]" if self.predicted else "")
                 + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu else ""))
 
     @property

@@ -33,7 +33,7 @@ class Column:
 # The values of the categories. eval/run.py (STAGES), eval/timing.py (METHODS) and
 # eval/engines.py (ENGINES) own the names; tests/compare/test_report.py holds these to them.
 MODES = ("test", "benchmark", "leaderboard", "profile")
-METHODS = ("leaderboard", "events", "cold", "predicted")  # predicted: eval/model, never measured
+METHODS = ("leaderboard", "events", "cold", "predicted")  # predicted: eval/predict, never measured
 ENGINES = ("gpu", "source", "isa")  # a real GPU, or the CPU engine that ran the kernel
 
 SCHEMA: dict[str, Column] = {c.name: c for c in (

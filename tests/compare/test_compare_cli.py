@@ -43,7 +43,7 @@ def test_one_png_per_group_titled_with_device_and_method(tmp_path, capsys):
         f"mode=leaderboard method=leaderboard device={DEVICE} engine=gpu")
     predicted = titles["leaderboard_predicted_NVIDIA-H200_gpu.png"]
     assert "method=predicted" in predicted
-    assert "PREDICTED MI300X times from the model, not measured" in predicted
+    assert "PREDICTED MI300X times (eval/predict), not measured" in predicted
     assert "device=cpu engine=source [run on the CPU" in titles["benchmark_leaderboard_cpu_source.png"]
     printed = capsys.readouterr().out
     assert "1 dropped" in printed and "4 tables" in printed

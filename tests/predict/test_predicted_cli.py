@@ -1,0 +1,38 @@
+"""`eval/run.py ... --engine isa --method predicted`: predicted rows in the usual report,
+the profile's text, and clear refusals where a prediction cannot be made."""
+from __future__ import annotations
+
+from eval.predict import calibration
+
+SHAPE = "3"  # benchmark 3: 1024 x 7168 x 256, the quickest to build inputs for
+
+
+def test_benchmark_rows_are_predicted_isa_rows_above_the_host_time(run_leaderboard):
+    status, rows, _, err = run_leaderboard("benchmark", "--device", "cpu", "--engine", "isa",
+                                           "--method", "predicted", "--shapes", SHAPE)
+    assert status == 0, err
+    (row,) = rows
+    assert (row["method"], row["engine"], row["passed"], row["runs"]) == ("predicted", "isa", 1, 1)
+    assert row["mean_us"] > calibration()["fitted"]["host_us"]
+
+
+def test_leaderboard_mode_predicts_the_call_on_a_fresh_input(run_leaderboard):
+    status, rows, _, err = run_leaderboard("leaderboard", "--device", "cpu", "--engine", "isa",
+                                           "--method", "predicted", "--shapes", SHAPE)
+    assert status == 0, err
+    assert rows[0]["method"] == "predicted" and rows[0]["mean_us"] > 0
+
+
+def test_profile_names_the_hottest_instructions(run_leaderboard):
+    status, _, out, err = run_leaderboard("profile", "--device", "cpu", "--engine", "isa",
+                                          "--method", "predicted", "--shapes", SHAPE)
+    assert status == 0, err
+    assert "predicted MI300X profile" in out
+    assert "hottest instructions" in out and "v_mfma" in out
+
+
+def test_predicted_needs_the_isa_engine(run_leaderboard):
+    status, rows, _, err = run_leaderboard("benchmark", "--device", "cpu", "--engine", "source",
+                                           "--method", "predicted", "--shapes", SHAPE)
+    assert status == 2 and not rows
+    assert "--engine isa" in err
