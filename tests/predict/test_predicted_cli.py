@@ -2,6 +2,8 @@
 the profile's text, and clear refusals where a prediction cannot be made."""
 from __future__ import annotations
 
+import re
+
 from eval.predict import calibration
 
 SHAPE = "3"  # benchmark 3: 1024 x 7168 x 256, the quickest to build inputs for
@@ -28,7 +30,8 @@ def test_profile_names_the_hottest_instructions(run_leaderboard):
                                           "--method", "predicted", "--shapes", SHAPE)
     assert status == 0, err
     assert "predicted MI300X profile" in out
-    assert "hottest instructions" in out and "v_mfma" in out
+    assert "hottest instructions" in out
+    assert re.search(r"0x[0-9a-f]+ [sv]_\w+ +issued +\d+, stalled", out)  # address, mnemonic, cycles
 
 
 def test_predicted_needs_the_isa_engine(run_leaderboard):
