@@ -119,3 +119,11 @@ def test_a_load_latency_shows_as_a_vmcnt_stall(module):
 def test_a_call_without_a_kernel_cannot_be_predicted(module):
     with pytest.raises(PredictionError, match="launched no HIP kernel"):
         predict(lambda: module.launch_nothing(torch.zeros(1)))
+
+
+def test_an_unknown_hardware_setting_is_refused_by_name(module):
+    from isa_engine import timing
+
+    with pytest.raises(ValueError, match="no_such_unit"):
+        timing.enable({"no_such_unit": 1.0})
+    timing.disable()

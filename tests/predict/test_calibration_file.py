@@ -1,0 +1,45 @@
+"""calibration.yaml: every hardware constant carries its source, the fp8 MFMAs have the
+calculator's cycles, settings reach the engine as numbers, and the fitted block rewrites in
+place."""
+from __future__ import annotations
+
+import pytest
+
+from eval.predict import calibrate, calibration, hardware
+
+
+def test_every_hardware_constant_has_a_value_and_a_source():
+    for key, entry in calibration()["hardware"].items():
+        assert set(entry) == {"value", "source"}, key
+        assert entry["source"].strip(), key
+
+
+def test_the_fp8_mfmas_take_the_calculators_cycles():
+    cycles = calibration()["mfma_cycles"]
+    assert cycles["v_mfma_f32_16x16x32_fp8_fp8"] == 16 and cycles["v_mfma_f32_32x32x16_fp8_fp8"] == 32
+
+
+def test_hardware_settings_are_numbers_with_the_fitted_latency():
+    settings = hardware({"lds_latency": 99})
+    assert all(isinstance(v, float) for v in settings.values())
+    assert settings["vmem_latency"] == calibration()["fitted"]["vmem_latency"]
+    assert settings["lds_latency"] == 99.0
+
+
+def test_calibration_points_name_published_times_and_a_stand_in():
+    sets = calibration()["calibration"]
+    assert len(sets["ck"]["cases"]) == 9 and len(sets["winner"]["cases"]) == 6
+    assert sets["scores"]["top"][0] == pytest.approx(103.392)
+    assert all(sets[name]["stand_in"]["tiles"] for name in ("ck", "winner"))
+
+
+def test_write_fitted_rewrites_only_the_named_lines(tmp_path, monkeypatch):
+    copy = tmp_path / "calibration.yaml"
+    copy.write_text(calibrate.CALIBRATION.read_text())
+    monkeypatch.setattr(calibrate, "CALIBRATION", copy)
+    calibrate.write_fitted({"vmem_latency": 777, "host_us": 12.5})
+    text = copy.read_text()
+    assert "  vmem_latency: 777\n" in text and "  host_us: 12.5\n" in text
+    assert text.count("\n") == calibrate.CALIBRATION.read_text().count("\n")
+    with pytest.raises(RuntimeError, match="no single fitted line"):
+        calibrate.write_fitted({"no_such_constant": 1})
