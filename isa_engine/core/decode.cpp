@@ -376,8 +376,9 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
       in.src[0] = vgpr(w1, false);
       in.src[1] = vgpr(w1 >> 8, acc);
       in.dst = vgpr(w1 >> 24, acc);
+      // NOTE: FLAT has no saddr; clang encodes its field as 0 there, not as off (0x7f).
       uint32_t saddr = (w1 >> 16) & 0x7f;
-      in.saddr = saddr == 0x7f ? 0xffff : uint16_t(saddr);
+      in.saddr = saddr == 0x7f || in.fmt == F_FLAT ? 0xffff : uint16_t(saddr);
       in.glc = (w0 >> 16) & 1;
       in.offen = (w0 >> 13) & 1;  // SVE: scratch address includes the VGPR
       parse_vmem(base, in);

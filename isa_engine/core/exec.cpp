@@ -674,9 +674,10 @@ void Exec::vmem() {
     const bool use_saddr = i.saddr != 0xffff;
     uint64_t sbase = 0;
     if (use_saddr) sbase = scratch ? sread(i.saddr) : sread64(i.saddr);
-    const bool vaddr_used = !scratch || !use_saddr || i.offen;
+    // NOTE: gfx942 scratch reads its VGPR only with SVE set (SVE and saddr off: the offset alone).
+    const bool vaddr_used = !scratch || i.offen;
     const bool vaddr64 = !use_saddr && !scratch;
-    if (vaddr_used && (!scratch || i.offen || !use_saddr)) check_v(i.src[0], vaddr64 ? 2 : 1);
+    if (vaddr_used) check_v(i.src[0], vaddr64 ? 2 : 1);
     LANES {
       uint64_t a;
       if (vaddr64) a = uint64_t(w.v[i.src[0] - 256][l]) | (uint64_t(w.v[i.src[0] - 255][l]) << 32);

@@ -129,6 +129,18 @@ extern "C" __global__ void private_array(const int* in, int* out) {
   out[t] = buf[in[t] % 48] + buf[(in[t] + 5) % 48];
 }
 
+// Scratch addressed by the instruction offset alone (SVE = 0, saddr off), as clang emits for a
+// private slot at a fixed place: the VGPR field (here v0 = threadIdx.x) must not count.
+extern "C" __global__ void scratch_offset_only(const int* in, int* out) {
+  volatile int slot[2];  // the kernel's 8 bytes of scratch per lane
+  slot[threadIdx.x & 1] = 0;
+  int loaded;
+  asm volatile("scratch_store_dword off, %1, off offset:4\n\ts_waitcnt vmcnt(0)\n\t"
+               "scratch_load_dword %0, off, off offset:4\n\ts_waitcnt vmcnt(0)"
+               : "=v"(loaded) : "v"(in[threadIdx.x]) : "memory");
+  out[threadIdx.x] = loaded;
+}
+
 // fp8 conversion builtins with every byte/word selector.
 typedef float floatx2 __attribute__((ext_vector_type(2)));
 extern "C" __global__ void fp8_selectors(const int* in, const float* f, float* out, int* packed) {

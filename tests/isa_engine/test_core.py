@@ -199,6 +199,15 @@ def test_private_array_in_per_lane_scratch(engine, micro):
     assert torch.equal(out, (buf[x.long() % 48, t] + buf[(x.long() + 5) % 48, t]).int())
 
 
+def test_scratch_addressed_by_the_offset_alone(engine, micro):
+    """scratch_* with SVE = 0 and saddr off reads no VGPR; the kernel's flat store to its private
+    slot (a FLAT instruction whose unused saddr field clang encodes as 0) reads no SGPR."""
+    x = torch.arange(128, dtype=torch.int32) * 3 + 1
+    out = torch.zeros(128, dtype=torch.int32)
+    engine.launch(micro, "scratch_offset_only", (1,), (128,), [ptr(x), ptr(out)])
+    assert torch.equal(out, x)
+
+
 def test_fp8_conversion_selectors(engine, micro):
     gen = torch.Generator().manual_seed(6)
     words = torch.randint(0, 256, (64, 4), dtype=torch.uint8, generator=gen)
