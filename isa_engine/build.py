@@ -36,6 +36,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
 RUNTIME_DIR = PACKAGE_DIR / "runtime"
 DEFAULT_BUILD_ROOT = PACKAGE_DIR.parent / "build" / "isa_engine"
+# Bumped when a build's output changes with the same inputs (2: the module keeps load_inline's name).
+CACHE_VERSION = 2
 RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
 # Line tables only on the device side, so a fault can name the source line; LLVM keeps
 # debug info from changing code generation.
@@ -55,7 +57,8 @@ class Extension:
     verbose: bool = False
 
     def digest(self, runtime: Path) -> str:
-        parts = [self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0", *self.ldflags, str(runtime)]
+        parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
+                 *self.ldflags, str(runtime)]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
@@ -219,20 +222,18 @@ def _compile_hip(ext: Extension, build_dir: Path) -> Path:
 
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     """Builds (or finds in the cache) the extension; returns (.so path, module name)."""
-    digest = ext.digest(runtime)
-    module_name = f"{ext.name}_isa_{digest}"
-    build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / module_name
-    library = build_dir / f"{module_name}.so"
+    cached_name = f"{ext.name}_isa_{ext.digest(runtime)}"
+    build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name
+    library = build_dir / f"{cached_name}.so"
+    # NOTE: the module keeps load_inline's name, as torch's does: a source's own
+    # PYBIND11_MODULE(<that name>, m) must define the PyInit_ the import looks for.
     if library.exists():
-        return library, module_name
+        return library, ext.name
     build_dir.mkdir(parents=True, exist_ok=True)
-    # The module name the Python import looks for must be the one PYBIND11_MODULE defines.
-    cpp_flags = [f"-DTORCH_EXTENSION_NAME={module_name}" if f.startswith("-DTORCH_EXTENSION_NAME=") else f
-                 for f in ext.cpp_flags]
     (build_dir / "main.cpp").write_text(ext.main_cpp)
     objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
     progress(f"compiling {ext.name} (bindings) ...")
-    run("the bindings compile", [CLANG, *cpp_flags, "-c", "main.cpp", "-o", "main.o"], build_dir, ext.verbose)
+    run("the bindings compile", [CLANG, *ext.cpp_flags, "-c", "main.cpp", "-o", "main.o"], build_dir, ext.verbose)
     objects.insert(0, build_dir / "main.o")
     torch_lib = torch_library_dir()
     partial = library.with_suffix(".tmp")
@@ -241,7 +242,7 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
                     "-L", torch_lib, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", f"-Wl,-rpath,{torch_lib}",
                     *ext.ldflags], build_dir, ext.verbose)
     partial.replace(library)
-    return library, module_name
+    return library, ext.name
 
 
 def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,

@@ -53,3 +53,25 @@ def test_every_work_item_writes_its_coordinates(module, grid, block):
 def test_an_access_outside_every_tensor_is_a_fault_naming_the_kernel(module):
     with pytest.raises(isa_engine.IsaFault, match="write_past"):
         module.run_write_past(torch.zeros(64, dtype=torch.int32))
+
+
+OWN_MODULE = r"""
+#include <torch/extension.h>
+#include <hip/hip_runtime.h>
+
+__global__ void add_one(int* x) { x[threadIdx.x] += 1; }
+
+void run(torch::Tensor x) { add_one<<<1, 64>>>(x.data_ptr<int>()); }
+
+PYBIND11_MODULE(isa_own_module_probe, m) { m.def("run", &run); }
+"""
+
+
+def test_a_source_defining_its_own_module_under_load_inlines_name_imports():
+    """no_implicit_headers and PYBIND11_MODULE(<the name given to load_inline>, m) in the HIP
+    source, no `functions`: torch imports that module by its name, so must we."""
+    module = isa_engine.load_inline("isa_own_module_probe", "", OWN_MODULE, no_implicit_headers=True,
+                                    extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
+    x = torch.arange(64, dtype=torch.int32)
+    module.run(x)
+    assert torch.equal(x, torch.arange(1, 65, dtype=torch.int32))
