@@ -60,6 +60,7 @@ struct Exec {
   uint32_t tmp[4][64];
   uint32_t tmp_hi[3][64];
   uint64_t write_mask = 0;  // EXEC & DPP lane enables
+  uint8_t outside[64];      // a load's bytes outside every allocation (global_ptr)
 
   Exec(Wave& w_, Workgroup& g_, const Launch& L_) : w(w_), g(g_), L(L_) {}
 
@@ -326,17 +327,29 @@ struct Exec {
   void ds();
   void salu();
   void sopp_waitcnt();
-  uint8_t* global_ptr(uint64_t addr, uint32_t bytes);
+  uint8_t* global_ptr(uint64_t addr, uint32_t bytes, bool load);
+  uint8_t* load_outside_allocations(uint64_t addr, uint32_t bytes, const Allocation* below);
   uint8_t* lds_ptr(uint64_t addr, uint32_t bytes, bool write);
   uint8_t* scratch_ptr(int lane, uint64_t off, uint32_t bytes);
 };
 
 // ---- memory --------------------------------------------------------------------------------
-uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes) {
+// NOTE: a load that leaves every allocation reads zeros there: on the GPU it reads whatever lies
+// past the tensor without a fault (the caching allocator packs tensors into large segments), and
+// kernels do load past a tensor's end for rows they then drop. A store or atomic there would
+// corrupt another tensor: it faults, naming the tensor it missed.
+uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
+  if (addr < 4096) {
+    std::ostringstream os;
+    os << "access to address 0x" << std::hex << addr << " (null pointer)";
+    die(os.str());
+  }
+  if (w.log) w.log->global.emplace_back(addr, bytes);
   if (!L.allocations.empty()) {
     auto it = std::upper_bound(L.allocations.begin(), L.allocations.end(), addr,
                                [](uint64_t a, const Allocation& b) { return a < b.base; });
     bool ok = it != L.allocations.begin() && addr + bytes <= std::prev(it)->end;
+    if (!ok && load) return load_outside_allocations(addr, bytes, it == L.allocations.begin() ? nullptr : &*std::prev(it));
     if (!ok) {
       std::ostringstream os;
       os << "out-of-allocation access of " << bytes << " bytes at 0x" << std::hex << addr;
@@ -349,13 +362,14 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes) {
       die(os.str());
     }
   }
-  if (addr < 4096) {
-    std::ostringstream os;
-    os << "access to address 0x" << std::hex << addr << " (null pointer)";
-    die(os.str());
-  }
-  if (w.log) w.log->global.emplace_back(addr, bytes);
   return reinterpret_cast<uint8_t*>(addr);
+}
+
+// The bytes of such a load: those still inside `below` (the allocation it starts in or after), then zeros.
+uint8_t* Exec::load_outside_allocations(uint64_t addr, uint32_t bytes, const Allocation* below) {
+  memset(outside, 0, bytes);
+  if (below && addr < below->end) memcpy(outside, reinterpret_cast<const uint8_t*>(addr), below->end - addr);
+  return outside;
 }
 
 uint8_t* Exec::lds_ptr(uint64_t addr, uint32_t bytes, bool write) {
@@ -619,7 +633,7 @@ void Exec::smem() {
     for (int k = 0; k < n; ++k) {
       uint64_t o = uint64_t(off & ~3ll) + 4 * k;
       uint32_t v = 0;
-      if (o + 4 <= records) memcpy(&v, global_ptr(base + o, 4), 4);
+      if (o + 4 <= records) memcpy(&v, global_ptr(base + o, 4, true), 4);
       w.s[i.dst + k] = v;
       w.spend[i.dst + k] = tag;
     }
@@ -628,7 +642,7 @@ void Exec::smem() {
   const uint8_t* p = (addr >= L.kernarg && addr + 4 * n <= L.kernarg + ((L.k->kernarg_size + 255) & ~255u)) ||
                              (addr >= L.dispatch_packet && addr + 4 * n <= L.dispatch_packet + 64)
                          ? reinterpret_cast<const uint8_t*>(addr)
-                         : global_ptr(addr, 4 * n);
+                         : global_ptr(addr, 4 * n, true);
   memcpy(&w.s[i.dst], p, 4 * n);
   for (int k = 0; k < n; ++k) w.spend[i.dst + k] = tag;
 }
@@ -703,7 +717,7 @@ void Exec::vmem() {
     switch (space[l]) {
       case LDS: return lds_ptr(addr[l], n, write);
       case PRIVATE: return scratch_ptr(l, addr[l], n);
-      default: return global_ptr(addr[l], n);
+      default: return global_ptr(addr[l], n, !write);
     }
   };
   const uint16_t data = i.src[1];
@@ -729,7 +743,7 @@ void Exec::vmem() {
     LANES {
       if (!((exec >> l) & 1) || !in_range[l]) continue;
       if (space[l] != GLOBAL) die("atomics outside global memory are not implemented");
-      uint8_t* p = global_ptr(addr[l], 4 * dwords);
+      uint8_t* p = global_ptr(addr[l], 4 * dwords, false);
       uint64_t v = w.v[data - 256][l], old = 0;
       if (dwords == 2) v |= uint64_t(w.v[data - 255][l]) << 32;
       auto rmw32 = [&](auto f) {

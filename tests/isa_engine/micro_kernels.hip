@@ -108,6 +108,9 @@ extern "C" __global__ void buffer_oob(int* data, int* out, int records) {
 // Stores one element past the end of `out` (an out-of-allocation access).
 extern "C" __global__ void out_of_bounds(int* out, int n) { out[threadIdx.x + n - 64] = 1; }
 
+// 16-byte loads running past the end of `in` (as a tile's rows past m do), copied to `out`.
+extern "C" __global__ void load_past_end(const int4* in, int4* out) { out[threadIdx.x] = in[threadIdx.x]; }
+
 // f32 -> fp8 conversion (v_cvt_pk_fp8_f32) and bf16 packing through HIP's types.
 extern "C" __global__ void fp8_encode(const float* in, uint8_t* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -259,6 +259,20 @@ def test_out_of_allocation_store_names_the_tensor(engine, micro):
         engine.forget(out)
 
 
+def test_a_load_past_the_end_of_a_tensor_reads_zeros_there(engine, micro):
+    """What lies past a tensor is some other memory on the GPU: no fault, and the engine reads 0."""
+    data = torch.arange(1, 251, dtype=torch.int32)  # 62.5 int4: lane 62 straddles the end
+    out = torch.full((256,), -1, dtype=torch.int32)
+    engine.note(data, "data")
+    engine.note(out, "out")
+    try:
+        engine.launch(micro, "load_past_end", (1,), (64,), [ptr(data), ptr(out)])
+    finally:
+        engine.forget(data)
+        engine.forget(out)
+    assert torch.equal(out, torch.cat([data, torch.zeros(6, dtype=torch.int32)]))
+
+
 def test_unimplemented_instruction_is_a_fault_naming_it(engine, micro):
     out = torch.zeros(64, dtype=torch.int32)
     with pytest.raises(harness.EngineError, match=r"unimplemented: unknown or unimplemented instruction at "
