@@ -344,12 +344,14 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
     os << "access to address 0x" << std::hex << addr << " (null pointer)";
     die(os.str());
   }
-  if (w.log) w.log->global.emplace_back(addr, bytes);
   if (!L.allocations.empty()) {
     auto it = std::upper_bound(L.allocations.begin(), L.allocations.end(), addr,
                                [](uint64_t a, const Allocation& b) { return a < b.base; });
     bool ok = it != L.allocations.begin() && addr + bytes <= std::prev(it)->end;
-    if (!ok && load) return load_outside_allocations(addr, bytes, it == L.allocations.begin() ? nullptr : &*std::prev(it));
+    if (!ok && load) {
+      if (w.log) w.log->note(addr, bytes);  // loads keep no old bytes: nothing is read from addr
+      return load_outside_allocations(addr, bytes, it == L.allocations.begin() ? nullptr : &*std::prev(it));
+    }
     if (!ok) {
       std::ostringstream os;
       os << "out-of-allocation access of " << bytes << " bytes at 0x" << std::hex << addr;
@@ -362,6 +364,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
       die(os.str());
     }
   }
+  if (w.log) w.log->note(addr, bytes);  // inside an allocation (or none noted): safe to keep old bytes
   return reinterpret_cast<uint8_t*>(addr);
 }
 

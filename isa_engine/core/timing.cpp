@@ -327,6 +327,7 @@ bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& us
   used[pipe] = true;
   ++per_inst[size_t(w.pc)].issued;
   log_.clear();
+  log_.keep_old = i.op == OP_vm_store || i.op == OP_vm_atomic;
   run_wave(w, groups_[size_t(tw.group)].g, L_, 1);
   after_issue(tw, i, now);
   return true;
@@ -386,6 +387,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
     }
   }
   for (auto& w : waves_) if (w.w) w.w->log = nullptr;
+  log_.undo();  // a timed launch leaves global memory as it found it (see time_launch)
   return end + 1;
 }
 
@@ -423,6 +425,9 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   t.busiest_cu_workgroups = uint32_t(ids.size());
   const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
   const double fabric_share = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  // Only some workgroups run, so state the kernel keeps for the whole grid (split-K arrival
+  // counters it resets when the last workgroup arrives) would be left half-done for the next
+  // call: the CU's stores and atomics are undone at the end.
   CuModel cu(L, hw);
   t.cu_cycles = cu.run(ids, std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups),
                        std::min(hw.cu_vmem_bytes_per_clk, fabric_share));

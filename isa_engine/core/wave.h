@@ -22,6 +22,27 @@ struct AccessLog {
   std::vector<std::pair<uint64_t, uint32_t>> lds, global;
   uint32_t scratch_bytes = 0;
   void clear() { lds.clear(); global.clear(); scratch_bytes = 0; }
+  // While `keep_old` is set (a store or atomic is executing), the bytes each global access is
+  // about to change, so a timed launch can leave memory as it found it (undo in reverse).
+  bool keep_old = false;
+  std::vector<std::pair<uint64_t, uint32_t>> old_spans;
+  std::vector<uint8_t> old_bytes;
+  void note(uint64_t addr, uint32_t bytes) {
+    global.emplace_back(addr, bytes);
+    if (!keep_old) return;
+    old_spans.emplace_back(addr, bytes);
+    const auto* p = reinterpret_cast<const uint8_t*>(addr);
+    old_bytes.insert(old_bytes.end(), p, p + bytes);
+  }
+  void undo() {
+    size_t end = old_bytes.size();
+    for (auto it = old_spans.rbegin(); it != old_spans.rend(); ++it) {
+      end -= it->second;
+      memcpy(reinterpret_cast<void*>(it->first), old_bytes.data() + end, it->second);
+    }
+    old_spans.clear();
+    old_bytes.clear();
+  }
 };
 
 // One launch's fixed facts, shared by every workgroup.

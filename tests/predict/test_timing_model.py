@@ -55,6 +55,15 @@ __global__ void heavy_block(float* out, int n) {
 // Each lane loads one float and adds 1: the add waits for the load.
 __global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
 
+// Split-K style state: every workgroup counts its arrival and writes its output.
+__global__ void arrive(int* counter, float* out) {
+  if (threadIdx.x == 0) atomicAdd(counter, 1);
+  out[blockIdx.x * 64 + threadIdx.x] = 1.0f;
+}
+
+void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) {
+  arrive<<<blocks, 64>>>(counter.data_ptr<int>(), out.data_ptr<float>());
+}
 void run_mfma_chain(torch::Tensor out, int64_t n) { mfma_chain<<<1, 64>>>(out.data_ptr<float>(), n); }
 void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { lds_reads<<<1, 64>>>(out.data_ptr<float>(), stride, rounds); }
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { heavy_block<<<blocks, 64>>>(out.data_ptr<float>(), n); }
@@ -67,8 +76,9 @@ void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds);
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n);
 void run_load_use(torch::Tensor in, torch::Tensor out);
 void launch_nothing(torch::Tensor);
+void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks);
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive"]
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +137,12 @@ def test_an_unknown_hardware_setting_is_refused_by_name(module):
     with pytest.raises(ValueError, match="no_such_unit"):
         timing.enable({"no_such_unit": 1.0})
     timing.disable()
+
+
+def test_a_timed_launch_leaves_global_memory_as_it_found_it(module):
+    counter, out = torch.zeros(1, dtype=torch.int32), torch.zeros(1000 * 64)
+    kernel = timed(lambda: module.run_arrive(counter, out, 1000))
+    assert kernel["busiest_cu_workgroups"] == 4  # ids 0, 304, 608, 912 ran
+    assert counter.item() == 0 and not out.any()
+    module.run_arrive(counter, out, 1000)  # untimed: the whole grid, memory changed
+    assert counter.item() == 1000 and out.all()
