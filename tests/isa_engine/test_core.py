@@ -28,16 +28,6 @@ VARIANTS = list(harness.TILES)
 SPEC = harness.REPO / "tests" / "data" / "spec"
 
 
-@pytest.fixture(scope="module")
-def engine() -> harness.Engine:
-    return harness.Engine()
-
-
-@pytest.fixture(scope="module")
-def micro(engine):
-    return engine.load(harness.compile_source(harness.HERE / "micro_kernels.hip"))
-
-
 def ptr(tensor: torch.Tensor) -> ctypes.c_void_p:
     return ctypes.c_void_p(tensor.data_ptr())
 

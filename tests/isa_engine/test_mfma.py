@@ -31,16 +31,6 @@ KERNELS = [(name, int(cbsz), int(abid), int(blgp or 0)) for name, cbsz, abid, bl
     re.MULTILINE)]
 
 
-@pytest.fixture(scope="module")
-def engine() -> harness.Engine:
-    return harness.Engine()
-
-
-@pytest.fixture(scope="module")
-def micro(engine):
-    return engine.load(harness.compile_source(harness.HERE / "micro_kernels.hip"))
-
-
 # ---- values with exact sums, and their bits ----------------------------------------------------
 def _fp8_values(dtype: torch.dtype, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """(codes, values) of the 8-bit codes whose magnitude is 0 or within [low, high]."""
