@@ -12,35 +12,35 @@ SHAPE_TABLE: dict[str, dict[tuple[int, int, int], str]] = {
     "v0_naive": {},
     "v1_lds_mfma": {},
     "v2_swizzle_splitk": {  # `python -m eval.predict.tune --variant v2_swizzle_splitk`
-        (1024, 1536, 7168): "bm64_bn128_bk128_w1x4_sk3",
-        (1024, 3072, 1536): "bm64_bn128_bk128_w1x4_sk1",
-        (1024, 576, 7168): "bm64_bn128_bk128_w1x4_sk6",
-        (1024, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
-        (1024, 7168, 2048): "bm64_bn128_bk128_w1x4_sk1",
-        (1024, 4608, 7168): "bm64_bn128_bk128_w1x4_sk1",
-        (1024, 7168, 2304): "bm64_bn128_bk128_w1x4_sk1",
-        (1024, 512, 7168): "bm64_bn128_bk128_w1x4_sk8",
-        (1024, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 1536, 7168): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 3072, 1536): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 576, 7168): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 7168, 2048): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 4608, 7168): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 7168, 2304): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 512, 7168): "bm64_bn128_bk128_w1x4_sk1",
-        (6144, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
-        (64, 64, 128): "bm64_bn128_bk128_w1x4_sk1",
-        (64, 1536, 7168): "bm64_bn128_bk128_w1x4_sk8",
-        (64, 3072, 1536): "bm64_bn128_bk128_w1x4_sk6",
-        (64, 576, 7168): "bm64_bn128_bk128_w1x4_sk8",
-        (96, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",
-        (96, 7168, 2048): "bm64_bn128_bk128_w1x4_sk4",
-        (96, 4608, 7168): "bm64_bn128_bk128_w1x4_sk8",
-        (128, 7168, 2304): "bm64_bn128_bk128_w1x4_sk3",
-        (128, 512, 7168): "bm64_bn128_bk128_w1x4_sk8",
-        (512, 4096, 512): "bm64_bn128_bk128_w1x4_sk1",
-        (512, 1536, 7168): "bm64_bn128_bk128_w1x4_sk6",
+        (1024, 1536, 7168): "bm128_bn128_bk128_w2x4_sk3",  # predicted 43.1 us
+        (1024, 3072, 1536): "bm128_bn128_bk128_w2x4_sk3",  # predicted 29.1 us
+        (1024, 576, 7168): "bm128_bn128_bk128_w2x4_sk6",  # predicted 29.3 us
+        (1024, 7168, 256): "bm64_bn128_bk128_w1x4_sk1",  # predicted 21.9 us
+        (1024, 7168, 2048): "bm128_bn128_bk128_w2x4_sk2",  # predicted 55.6 us
+        (1024, 4608, 7168): "bm128_bn128_bk128_w2x4_sk1",  # predicted 98.7 us
+        (1024, 7168, 2304): "bm128_bn128_bk128_w2x4_sk2",  # predicted 60.2 us
+        (1024, 512, 7168): "bm128_bn128_bk128_w2x4_sk8",  # predicted 24.9 us
+        (1024, 4096, 512): "bm128_bn128_bk128_w2x4_sk1",  # predicted 20.8 us
+        (6144, 1536, 7168): "bm128_bn128_bk128_w2x4_sk1",  # predicted 186.5 us
+        (6144, 3072, 1536): "bm128_bn128_bk128_w2x4_sk1",  # predicted 95.2 us
+        (6144, 576, 7168): "bm128_bn128_bk128_w2x4_sk6",  # predicted 92.8 us
+        (6144, 7168, 256): "bm128_bn128_bk128_w2x4_sk1",  # predicted 62.9 us
+        (6144, 7168, 2048): "bm128_bn128_bk128_w2x4_sk1",  # predicted 253.0 us
+        (6144, 4608, 7168): "bm128_bn128_bk128_w2x4_sk1",  # predicted 534.8 us
+        (6144, 7168, 2304): "bm128_bn128_bk128_w2x4_sk1",  # predicted 280.2 us
+        (6144, 512, 7168): "bm128_bn128_bk128_w2x4_sk3",  # predicted 74.4 us
+        (6144, 4096, 512): "bm128_bn128_bk128_w2x4_sk1",  # predicted 64.1 us
+        (64, 64, 128): "bm64_bn128_bk128_w1x4_sk1",  # predicted 15.9 us
+        (64, 1536, 7168): "bm64_bn128_bk128_w1x4_sk8",  # predicted 23.9 us
+        (64, 3072, 1536): "bm64_bn128_bk128_w1x4_sk6",  # predicted 17.0 us
+        (64, 576, 7168): "bm64_bn128_bk128_w1x4_sk8",  # predicted 23.9 us
+        (96, 7168, 256): "bm64_bn128_bk128_w1x4_sk2",  # predicted 15.6 us
+        (96, 7168, 2048): "bm128_bn128_bk128_w2x4_sk4",  # predicted 20.5 us
+        (96, 4608, 7168): "bm128_bn128_bk128_w2x4_sk8",  # predicted 25.1 us
+        (128, 7168, 2304): "bm128_bn128_bk128_w2x4_sk4",  # predicted 21.9 us
+        (128, 512, 7168): "bm64_bn128_bk128_w1x4_sk8",  # predicted 23.9 us
+        (512, 4096, 512): "bm128_bn128_bk128_w2x4_sk2",  # predicted 17.5 us
+        (512, 1536, 7168): "bm128_bn128_bk128_w2x4_sk6",  # predicted 29.6 us
     },
     "v3_twoblock_xcd": {  # `python -m eval.predict.tune --variant v3_twoblock_xcd`
         (1024, 1536, 7168): "bm128_bn128_bk128_w2x2_sk6",  # predicted 48.7 us

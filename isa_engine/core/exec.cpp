@@ -376,9 +376,10 @@ uint8_t* Exec::load_outside_allocations(uint64_t addr, uint32_t bytes, const All
 }
 
 uint8_t* Exec::lds_ptr(uint64_t addr, uint32_t bytes, bool write) {
-  if (addr + bytes > L.lds_bytes) {
+  if (addr + bytes > L.lds_allocated) {
     std::ostringstream os;
-    os << "LDS access of " << bytes << " bytes at " << addr << " outside the workgroup's " << L.lds_bytes << " bytes";
+    os << "LDS access of " << bytes << " bytes at " << addr << " outside the workgroup's " << L.lds_allocated
+       << " bytes (" << L.lds_bytes << " asked for, in 512-byte granules)";
     die(os.str());
   }
   if (L.check_races && g.writer.size()) {
@@ -954,7 +955,7 @@ void Exec::ds() {
       LANES if ((exec >> l) & 1) {
         // atomics are exempt from the race check: go around lds_ptr's shadow
         const uint64_t at = uint32_t(av[l] + off);
-        if (at + 4 > L.lds_bytes) die("LDS atomic outside the workgroup's LDS");
+        if (at + 4 > L.lds_allocated) die("LDS atomic outside the workgroup's LDS");
         uint32_t old, v = w.v[d0 - 256][l], n;
         memcpy(&old, g.lds.data() + at, 4);
         switch (i.op) {

@@ -122,7 +122,7 @@ void release_barrier(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, co
 }
 
 void size_workgroup(Workgroup& g, const Launch& L) {
-  g.lds.assign(std::max<uint32_t>(L.lds_bytes, 4), 0);
+  g.lds.assign(std::max<uint32_t>(L.lds_allocated, 4), 0);
   if (L.check_races) {
     g.writer.assign(g.lds.size(), 0);
     g.readers.assign(g.lds.size(), 0);
@@ -190,6 +190,9 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
   L.block = block;
   L.lds_bytes = k.group_segment + dynamic_lds;
   if (L.lds_bytes > 65536) throw Fault(symbol + ": " + std::to_string(L.lds_bytes) + " bytes of LDS exceed 64 KiB");
+  // NOTE: gfx942 allocates LDS in 512-byte granules (LLVM AMDGPUUsage): an access past the
+  // kernel's own size but inside its last granule touches memory the workgroup really has.
+  L.lds_allocated = (L.lds_bytes + 511) / 512 * 512;
   const uint32_t denorm32 = (k.rsrc1 >> 16) & 3, round = (k.rsrc1 >> 12) & 0xf;
   if (denorm32 != 3 || round != 0)
     throw Fault(symbol + ": float mode (denormals flushed or a non-default rounding) is not implemented");

@@ -403,7 +403,7 @@ uint32_t workgroups_per_cu(const Launch& L, const Hardware& hw, uint32_t waves_p
   if (k.sgpr_count > 100) waves_per_simd = std::min<uint32_t>(waves_per_simd, 7);
   const uint32_t per_simd = (waves_per_group + kSimds - 1) / kSimds;
   uint32_t groups = waves_per_simd / per_simd;
-  if (L.lds_bytes) groups = std::min(groups, hw.lds_bytes_per_cu / round_up(L.lds_bytes, 512));
+  if (L.lds_allocated) groups = std::min(groups, hw.lds_bytes_per_cu / L.lds_allocated);
   return groups;
 }
 

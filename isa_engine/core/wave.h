@@ -50,7 +50,8 @@ struct Launch {
   const CodeObjectImpl* co = nullptr;
   const KernelInfo* k = nullptr;
   Dim3 grid, block;
-  uint32_t lds_bytes = 0;
+  uint32_t lds_bytes = 0;      // what the kernel asks for (descriptor + dynamic)
+  uint32_t lds_allocated = 0;  // what the workgroup gets: lds_bytes in 512-byte granules
   uint64_t kernarg = 0, dispatch_packet = 0;
   std::vector<Allocation> allocations;  // sorted by base; empty: no checks
   bool check_races = true;

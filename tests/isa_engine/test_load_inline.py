@@ -22,22 +22,33 @@ __global__ void coordinates(int* out) {
 
 __global__ void write_past(int* out, int n) { out[n + threadIdx.x] = 1; }
 
+// 2304 bytes of LDS (a 2560-byte allocation in 512-byte granules); lane 0 stores at `index`.
+__global__ void lds_store_at(int* out, int index) {
+  __shared__ int tile[576];
+  if (threadIdx.x == 0) ((volatile int*)tile)[index] = 7;
+  __syncthreads();
+  out[threadIdx.x] = threadIdx.x == 0 ? ((volatile int*)tile)[index] : 0;
+}
+
 torch::Tensor run_coordinates(torch::Tensor out, int64_t grid_x, int64_t grid_y, int64_t block_x, int64_t block_y) {
   coordinates<<<dim3(grid_x, grid_y), dim3(block_x, block_y), 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<int>());
   return out;
 }
 
 void run_write_past(torch::Tensor out) { write_past<<<1, 64>>>(out.data_ptr<int>(), 1 << 24); }
+
+void run_lds_store_at(torch::Tensor out, int64_t index) { lds_store_at<<<1, 64>>>(out.data_ptr<int>(), index); }
 """
 CPP = """
 torch::Tensor run_coordinates(torch::Tensor out, int64_t grid_x, int64_t grid_y, int64_t block_x, int64_t block_y);
 void run_write_past(torch::Tensor out);
+void run_lds_store_at(torch::Tensor out, int64_t index);
 """
 
 
 @pytest.fixture(scope="module")
 def module():
-    return isa_engine.load_inline("isa_load_inline_probe", CPP, HIP, functions=["run_coordinates", "run_write_past"],
+    return isa_engine.load_inline("isa_load_inline_probe", CPP, HIP, functions=["run_coordinates", "run_write_past", "run_lds_store_at"],
                                   extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
 
 
@@ -75,3 +86,11 @@ def test_a_source_defining_its_own_module_under_load_inlines_name_imports():
     x = torch.arange(64, dtype=torch.int32)
     module.run(x)
     assert torch.equal(x, torch.arange(1, 65, dtype=torch.int32))
+
+
+def test_lds_past_the_arrays_end_but_inside_its_512_byte_granule_is_the_workgroups(module):
+    out = torch.zeros(64, dtype=torch.int32)
+    module.run_lds_store_at(out, 576)  # one past the array: byte 2304 of a 2560-byte allocation
+    assert out[0].item() == 7
+    with pytest.raises(isa_engine.IsaFault, match="outside the workgroup's 2560 bytes"):
+        module.run_lds_store_at(out, 640)  # byte 2560: past the allocation
