@@ -81,6 +81,8 @@ struct Hardware {
   double hbm_bytes_per_s = 4.2e12;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
   double lds_latency = 64, vmem_latency = 500, smem_latency = 200;
+  uint32_t l1_bytes = 32768, l1_line_bytes = 128;  // vector L1 per CU (write-through, loads allocate)
+  double l1_latency = 120;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles
 };

@@ -15,13 +15,16 @@
 // calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
 // complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
 // `lds_bytes_per_clk` per CU with bank conflicts (32 dwords per cycle, distinct dwords of one
-// bank serialise), then `lds_latency`; vector memory moves 64-byte segments at the CU's rate,
-// then `vmem_latency`; scalar loads take `smem_latency`.
+// bank serialise), then `lds_latency`; vector memory moves 64-byte segments at the CU's rate
+// through a 32 KB LRU vector L1 (loads allocate 128-byte lines, stores write through): a load
+// that hits every line takes `l1_latency`, otherwise its missed lines cross the L2 fabric at
+// the CU's share and it takes `vmem_latency`; scalar loads take `smem_latency`.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <list>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -96,7 +99,7 @@ class CuModel {
   }
 
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
-  double run(const std::vector<uint64_t>& ids, uint32_t resident, double vmem_bytes_per_clk);
+  double run(const std::vector<uint64_t>& ids, uint32_t resident, double fabric_bytes_per_clk);
 
   double bytes_requested = 0;
   std::set<size_t> allocations_touched;
@@ -114,7 +117,9 @@ class CuModel {
   std::vector<TimedWave> waves_;
   std::vector<Group> groups_;
   std::array<double, kSimds> valu_free_{}, mfma_free_{};
-  double lds_free_ = 0, vmem_free_ = 0, vmem_rate_ = 64;
+  double lds_free_ = 0, vmem_free_ = 0, fabric_rate_ = 64;
+  std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
   AccessLog log_;
   int next_simd_ = 0;
 
@@ -127,6 +132,7 @@ class CuModel {
   double mfma_cycles(const Inst& i) const;
   double lds_cycles() const;
   double vmem_segments();
+  double l1_miss_lines(bool allocate);
 };
 
 double CuModel::mfma_cycles(const Inst& i) const {
@@ -193,6 +199,35 @@ double CuModel::vmem_segments() {
     for (uint64_t s : segs) lines_touched.insert(s / 2);
   }
   return double(segs.size()) + std::ceil(log_.scratch_bytes / 64.0);
+}
+
+// Lines of the logged access the vector L1 does not hold (LRU; loads allocate, stores write
+// through without allocating).
+double CuModel::l1_miss_lines(bool allocate) {
+  const uint64_t line = std::max<uint32_t>(hw_.l1_line_bytes, 1);
+  const size_t capacity = std::max<size_t>(1, hw_.l1_bytes / line);
+  std::vector<uint64_t> lines;
+  for (auto& [addr, bytes] : log_.global)
+    for (uint64_t l = addr / line; l <= (addr + bytes - 1) / line; ++l) lines.push_back(l);
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  double misses = 0;
+  for (uint64_t l : lines) {
+    auto it = l1_.find(l);
+    if (it != l1_.end()) {
+      l1_order_.splice(l1_order_.begin(), l1_order_, it->second);
+      continue;
+    }
+    ++misses;
+    if (!allocate) continue;
+    l1_order_.push_front(l);
+    l1_[l] = l1_order_.begin();
+    if (l1_order_.size() > capacity) {
+      l1_.erase(l1_order_.back());
+      l1_order_.pop_back();
+    }
+  }
+  return misses;
 }
 
 void CuModel::admit(Group& grp, uint64_t id, double now) {
@@ -288,13 +323,19 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       break;
     }
     case P_VMEM: {
+      // The CU's path moves every 64-byte segment; lines the L1 misses also cross the L2
+      // fabric at the CU's share of it, and take the memory latency instead of the L1's.
       const double segments = vmem_segments();
-      const double busy = segments * 64 / vmem_rate_;
+      const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
+      const double missed = l1_miss_lines(load);
+      const double fabric_bytes = load ? missed * hw_.l1_line_bytes : segments * 64;
+      const double busy = std::max(segments * 64 / hw_.cu_vmem_bytes_per_clk, fabric_bytes / fabric_rate_);
       const double start = std::max(now, vmem_free_);
       vmem_free_ = start + busy;
       vmem_busy += busy;
-      bytes_requested += segments * 64;
-      complete(tw.vm, start + busy + hw_.vmem_latency);
+      bytes_requested += fabric_bytes;
+      const bool hit = load && missed == 0 && !log_.global.empty();
+      complete(tw.vm, start + busy + (hit ? hw_.l1_latency : hw_.vmem_latency));
       if (!log_.lds.empty()) complete(tw.lgkm, now + lds_cycles() + hw_.lds_latency);  // FLAT that went to LDS
       break;
     }
@@ -333,8 +374,8 @@ bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& us
   return true;
 }
 
-double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double vmem_bytes_per_clk) {
-  vmem_rate_ = vmem_bytes_per_clk;
+double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double fabric_bytes_per_clk) {
+  fabric_rate_ = fabric_bytes_per_clk;
   per_inst.assign(insts_.size(), PerInst{});
   groups_.resize(std::max<uint32_t>(1, resident));
   size_t next_id = 0;

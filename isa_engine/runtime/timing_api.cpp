@@ -18,10 +18,11 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
       {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency}, {"vmem_latency", &hw.vmem_latency},
       {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
-      {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}};
+      {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
   const std::map<std::string, uint32_t*> counts = {
       {"cus", &hw.cus}, {"xcds", &hw.xcds}, {"max_waves_per_simd", &hw.max_waves_per_simd},
-      {"vgprs_per_lane", &hw.vgprs_per_lane}, {"lds_bytes_per_cu", &hw.lds_bytes_per_cu}, {"lds_banks", &hw.lds_banks}};
+      {"vgprs_per_lane", &hw.vgprs_per_lane}, {"lds_bytes_per_cu", &hw.lds_bytes_per_cu}, {"lds_banks", &hw.lds_banks},
+      {"l1_bytes", &hw.l1_bytes}, {"l1_line_bytes", &hw.l1_line_bytes}};
   if (key.rfind("mfma.", 0) == 0) {
     hw.mfma_cycles.emplace_back(key.substr(5), value);
     return true;

@@ -1,7 +1,8 @@
 """The ISA engine's timing model on kernels whose cycle counts follow from the documented
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
 extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
-an s_waitcnt vmcnt stall, and a call with no kernel cannot be predicted."""
+an s_waitcnt vmcnt stall, re-read lines hit the vector L1, a timed launch leaves memory as it
+found it, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
 
 import pytest
@@ -52,6 +53,17 @@ __global__ void heavy_block(float* out, int n) {
   out[blockIdx.x * 64 + threadIdx.x] = acc[0];
 }
 
+// Each lane reads a float from its own 128-byte line, `rounds` times over: after the first
+// round every line is in the vector L1.
+__global__ void reread(const float* in, float* out, int rounds) {
+  float sum = 0;
+  for (int r = 0; r < rounds; ++r) sum += ((volatile const float*)in)[threadIdx.x * 32 + (r & 1)];
+  out[threadIdx.x] = sum;
+}
+void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds) {
+  reread<<<1, 64>>>(in.data_ptr<float>(), out.data_ptr<float>(), rounds);
+}
+
 // Each lane loads one float and adds 1: the add waits for the load.
 __global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
 
@@ -77,8 +89,9 @@ void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n);
 void run_load_use(torch::Tensor in, torch::Tensor out);
 void launch_nothing(torch::Tensor);
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks);
+void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds);
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread"]
 
 
 @pytest.fixture(scope="module")
@@ -146,3 +159,13 @@ def test_a_timed_launch_leaves_global_memory_as_it_found_it(module):
     assert counter.item() == 0 and not out.any()
     module.run_arrive(counter, out, 1000)  # untimed: the whole grid, memory changed
     assert counter.item() == 1000 and out.all()
+
+
+def test_lines_read_again_hit_the_vector_l1(module):
+    src, out = torch.ones(64 * 32), torch.zeros(64)
+    once = timed(lambda: module.run_reread(src, out, 1))
+    many = timed(lambda: module.run_reread(src, out, 50))
+    # 64 lines of 128 bytes cross the fabric once (the output's store adds 256 bytes each time)
+    assert once["bytes_requested"] == many["bytes_requested"] == 64 * 128 + 256
+    slow_memory = timed(lambda: module.run_reread(src, out, 50), vmem_latency=3000)
+    assert slow_memory["cu_cycles"] - many["cu_cycles"] < 2 * (3000 - 600)  # only the first round pays it
