@@ -62,7 +62,8 @@ struct Stats {
 Stats stats();
 void reset_stats();
 
-// Worker threads for the workgroups of one launch (default: ISA_ENGINE_THREADS, else 1).
+// Worker threads for the workgroups of one launch (default: ISA_ENGINE_THREADS, else one per
+// hardware thread of the machine).
 void set_threads(int threads);
 
 

@@ -25,7 +25,7 @@ std::vector<KernelTiming> g_timings;
 int thread_count() {
   if (g_threads > 0) return g_threads;
   if (const char* env = std::getenv("ISA_ENGINE_THREADS")) return std::max(1, atoi(env));
-  return 1;
+  return std::max(1, int(std::thread::hardware_concurrency()));
 }
 
 }  // namespace
