@@ -23,7 +23,7 @@ from eval.predict import CALIBRATION, calibration, hardware
 from eval.predict.variants import PackedVariant, Timed
 from reference import contract
 
-LATENCIES = (300, 450, 600, 800, 1000)
+LATENCIES = (400, 600, 800, 1000, 1300, 1600)
 FIXED_US = tuple(x / 4 for x in range(0, 41))  # 0 .. 10 us
 
 
