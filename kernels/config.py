@@ -79,7 +79,8 @@ def instances(variant: str, tiles: list[str] | None = None) -> list[Config]:
     return [Config.parse(variant, tile + "_sk1") for tile in (tiles or _TILES[variant])]
 
 
-def candidates(variant: str) -> list[Config]:
-    """Every config a per-shape table may name for this variant: tiles x split-K factors."""
-    return [replace(tile, split_k=split) for tile in instances(variant)
+def candidates(variant: str, tiles: list[str] | None = None) -> list[Config]:
+    """Every config a per-shape table may name for this variant (or for a build with `tiles`):
+    tiles x split-K factors."""
+    return [replace(tile, split_k=split) for tile in instances(variant, tiles)
             for split in SPLIT_K_CHOICES[variant]]

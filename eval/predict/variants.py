@@ -54,9 +54,7 @@ class PackedVariant:
 
     def candidates(self, k: int) -> list[configs.Config]:
         """Every tile x split-K the variant offers, each split with at least one K-tile."""
-        return [configs.Config.parse(self.variant, f"{tile.name.removesuffix('_sk1')}_sk{split}")
-                for tile in self.instances for split in configs.SPLIT_K_CHOICES[self.variant]
-                if split <= k // tile.block_k]
+        return [cfg for cfg in configs.candidates(self.variant, self.tiles) if cfg.split_k <= k // cfg.block_k]
 
     def time(self, m: int, n: int, k: int, cfg: configs.Config, settings: dict) -> Timed:
         index = [c.name for c in self.instances].index(cfg.instance.name)

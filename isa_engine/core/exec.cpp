@@ -345,8 +345,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
     die(os.str());
   }
   if (!L.allocations.empty()) {
-    auto it = std::upper_bound(L.allocations.begin(), L.allocations.end(), addr,
-                               [](uint64_t a, const Allocation& b) { return a < b.base; });
+    auto it = first_allocation_above(L, addr);
     bool ok = it != L.allocations.begin() && addr + bytes <= std::prev(it)->end;
     if (!ok && load) {
       if (w.log) w.log->note(addr, bytes);  // loads keep no old bytes: nothing is read from addr

@@ -131,6 +131,7 @@ class CuModel {
   void after_issue(TimedWave& tw, const Inst& i, double now);
   double mfma_cycles(const Inst& i) const;
   double lds_cycles() const;
+  std::vector<uint64_t> units_touched(uint64_t unit) const;
   double vmem_segments();
   double l1_miss_lines(bool allocate);
 };
@@ -181,18 +182,22 @@ double CuModel::lds_cycles() const {
   return std::max(cycles, std::ceil(bytes_total / hw_.lds_bytes_per_clk));
 }
 
+// The distinct `unit`-byte blocks (segments, cache lines) the logged global access touched.
+std::vector<uint64_t> CuModel::units_touched(uint64_t unit) const {
+  std::vector<uint64_t> units;
+  for (auto& [addr, bytes] : log_.global)
+    for (uint64_t u = addr / unit; u <= (addr + bytes - 1) / unit; ++u) units.push_back(u);
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  return units;
+}
+
 // Distinct 64-byte segments of the vector-memory access just logged (and what it touched).
 double CuModel::vmem_segments() {
-  std::vector<uint64_t> segs;
-  segs.reserve(log_.global.size() * 2);
-  for (auto& [addr, bytes] : log_.global)
-    for (uint64_t s = addr / 64; s <= (addr + bytes - 1) / 64; ++s) segs.push_back(s);
-  std::sort(segs.begin(), segs.end());
-  segs.erase(std::unique(segs.begin(), segs.end()), segs.end());
+  const std::vector<uint64_t> segs = units_touched(64);
   if (!L_.allocations.empty() && !log_.global.empty()) {
     for (uint64_t addr : {log_.global.front().first, log_.global.back().first}) {
-      auto it = std::upper_bound(L_.allocations.begin(), L_.allocations.end(), addr,
-                                 [](uint64_t a, const Allocation& b) { return a < b.base; });
+      auto it = first_allocation_above(L_, addr);
       if (it != L_.allocations.begin()) allocations_touched.insert(size_t(std::prev(it) - L_.allocations.begin()));
     }
   } else {
@@ -206,13 +211,8 @@ double CuModel::vmem_segments() {
 double CuModel::l1_miss_lines(bool allocate) {
   const uint64_t line = std::max<uint32_t>(hw_.l1_line_bytes, 1);
   const size_t capacity = std::max<size_t>(1, hw_.l1_bytes / line);
-  std::vector<uint64_t> lines;
-  for (auto& [addr, bytes] : log_.global)
-    for (uint64_t l = addr / line; l <= (addr + bytes - 1) / line; ++l) lines.push_back(l);
-  std::sort(lines.begin(), lines.end());
-  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
   double misses = 0;
-  for (uint64_t l : lines) {
+  for (uint64_t l : units_touched(line)) {
     auto it = l1_.find(l);
     if (it != l1_.end()) {
       l1_order_.splice(l1_order_.begin(), l1_order_, it->second);
@@ -231,7 +231,6 @@ double CuModel::l1_miss_lines(bool allocate) {
 }
 
 void CuModel::admit(Group& grp, uint64_t id, double now) {
-  size_workgroup(grp.g, L_);
   set_workgroup_id(grp.g, id, L_);
   start_workgroup(grp.g, grp.waves, L_);
   grp.active = true;
@@ -378,6 +377,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
   fabric_rate_ = fabric_bytes_per_clk;
   per_inst.assign(insts_.size(), PerInst{});
   groups_.resize(std::max<uint32_t>(1, resident));
+  for (auto& grp : groups_) size_workgroup(grp.g, L_);  // each slot's LDS, once
   size_t next_id = 0;
   double now = 0;
   for (auto& grp : groups_)

@@ -1,5 +1,6 @@
 // Wave and workgroup state of the ISA engine, and the executor's entry points (exec.cpp).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -94,6 +95,13 @@ struct Workgroup {
 void run_wave(Wave& w, Workgroup& g, const Launch& L, uint64_t budget);
 // Initial register state of wave `index` of workgroup `g` (kernel descriptor rules).
 void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L);
+
+// The first noted allocation starting above `addr` (L.allocations is sorted by base): the one
+// before it, if any, is the only one that can hold addr.
+inline std::vector<Allocation>::const_iterator first_allocation_above(const Launch& L, uint64_t addr) {
+  return std::upper_bound(L.allocations.begin(), L.allocations.end(), addr,
+                          [](uint64_t a, const Allocation& b) { return a < b.base; });
+}
 
 // A workgroup's start (LDS and race shadow cleared, `waves` sized and initialised) and its
 // barrier release (every wave on, race shadow cleared): launch.cpp's, shared with timing.cpp.
