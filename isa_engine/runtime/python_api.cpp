@@ -24,25 +24,35 @@ std::string pending_fault;
 std::atomic<uint64_t> launches{0};
 
 // Wraps torch's CPU allocator; each block it hands out is noted until its deleter runs.
+// NOTE: blocks start at 512-byte boundaries as on the device (the ROCm caching allocator
+// rounds blocks to 512 bytes within its segments). torch's CPU allocator aligns to 64 bytes
+// only, which would put a tensor's rows across cache lines differently from run to run.
 class NotingAllocator final : public c10::Allocator {
  public:
   explicit NotingAllocator(c10::Allocator* inner) : inner_(inner) {}
 
   c10::DataPtr allocate(size_t bytes) override {
-    c10::DataPtr inner = inner_->allocate(bytes);
-    void* data = inner.get();
-    if (data == nullptr) return inner;
+    c10::DataPtr inner = inner_->allocate(bytes + kAlignment - 1);
+    if (inner.get() == nullptr) return inner;
+    const uintptr_t raw = reinterpret_cast<uintptr_t>(inner.get());
+    void* data = reinterpret_cast<void*>((raw + kAlignment - 1) / kAlignment * kAlignment);
     isa::note_allocation(data, bytes, "a tensor of " + std::to_string(bytes) + " bytes");
-    auto* owned = new c10::DataPtr(std::move(inner));
-    return c10::DataPtr(data, owned, &NotingAllocator::release, owned->device());
+    auto* owned = new Block{std::move(inner), data};
+    return c10::DataPtr(data, owned, &NotingAllocator::release, owned->inner.device());
   }
 
   void copy_data(void* dest, const void* src, std::size_t count) const override { std::memcpy(dest, src, count); }
 
  private:
+  static constexpr uintptr_t kAlignment = 512;
+  struct Block {
+    c10::DataPtr inner;  // what the CPU allocator gave
+    void* data;          // the aligned start handed out
+  };
+
   static void release(void* context) {
-    auto* owned = static_cast<c10::DataPtr*>(context);
-    isa::forget_allocation(owned->get());
+    auto* owned = static_cast<Block*>(context);
+    isa::forget_allocation(owned->data);
     delete owned;
   }
 

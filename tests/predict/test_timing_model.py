@@ -169,3 +169,11 @@ def test_lines_read_again_hit_the_vector_l1(module):
     assert once["bytes_requested"] == many["bytes_requested"] == 64 * 128 + 256
     slow_memory = timed(lambda: module.run_reread(src, out, 50), vmem_latency=3000)
     assert slow_memory["cu_cycles"] - many["cu_cycles"] < 2 * (3000 - 600)  # only the first round pays it
+
+
+def test_tensors_start_at_512_byte_boundaries_so_a_prediction_repeats(module):
+    tensors = [torch.ones(64 * 32 + extra) for extra in (1, 17, 333)]  # sizes that would shift 64-byte blocks
+    assert all(t.data_ptr() % 512 == 0 for t in tensors)
+    out = torch.zeros(64)
+    cycles = {timed(lambda t=t: module.run_reread(t, out, 3))["cu_cycles"] for t in tensors}
+    assert len(cycles) == 1
