@@ -31,10 +31,10 @@ def calibration() -> dict:
 
 
 def hardware(overrides: dict | None = None) -> dict[str, float]:
-    """The timing model's settings: the documented hardware, MFMA cycles, fitted latency."""
+    """The timing model's settings beyond the machine's facts (which the engine reads from
+    machine/mi300x.yaml itself): the model's priors and the fitted latency."""
     cal = calibration()
     settings = {key: entry["value"] for key, entry in cal["hardware"].items()}
-    settings.update({f"mfma.{name}": cycles for name, cycles in cal["mfma_cycles"].items()})
     settings["vmem_latency"] = cal["fitted"]["vmem_latency"]
     settings.update(overrides or {})
     return {key: float(value) for key, value in settings.items()}

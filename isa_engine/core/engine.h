@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "mi300x.h"
+
 namespace isa {
 
 // A fault of the kernel or the engine: unknown opcode, missing s_waitcnt, LDS race,
@@ -74,18 +76,21 @@ void set_threads(int threads);
 // memory path); the rest of the grid enters as bandwidth floors. Outputs of a timed launch
 // are incomplete by design. See isa_engine/core/README.md ("Timing model").
 struct Hardware {
-  double clock_ghz = 2.1;
-  uint32_t cus = 304, xcds = 8;
-  uint32_t max_waves_per_simd = 8, vgprs_per_lane = 512, lds_bytes_per_cu = 65536;
-  uint32_t lds_banks = 32;
-  double lds_bytes_per_clk = 128, cu_vmem_bytes_per_clk = 64, l2_bytes_per_clk_per_xcd = 2048;
+  // Facts of the machine (machine/mi300x.yaml, through the generated machine/mi300x.h); the
+  // occupancy rule reads the register, wave-slot, barrier and LDS limits there directly.
+  double clock_ghz = machine::kClockGhz;
+  uint32_t cus = machine::kCus, xcds = machine::kXcds;
+  uint32_t lds_banks = machine::kLdsBanks;
+  double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
+  double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
+  uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
+  // The model's own settings (eval/predict/calibration.yaml gives each its source).
   double hbm_bytes_per_s = 4.2e12;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
   double lds_latency = 64, vmem_latency = 500, smem_latency = 200;
-  uint32_t l1_bytes = 32768, l1_line_bytes = 128;  // vector L1 per CU (write-through, loads allocate)
   double l1_latency = 120;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
-  std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles
+  std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
 
 // Where one instruction's cycles went, summed over the busiest CU's waves.
@@ -102,6 +107,7 @@ struct KernelTiming {
   Dim3 grid, block;
   uint64_t workgroups = 0;
   uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
+  std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
   double cu_us = 0, hbm_floor_us = 0, l2_floor_us = 0, kernel_us = 0;  // kernel_us: the max of the three
   double bytes_requested = 0, footprint_bytes = 0;  // whole grid (scaled from the simulated CU)

@@ -31,12 +31,11 @@ def _digest(paths: list[Path], extra: str = "") -> str:
 
 def build_library() -> Path:
     sources = [*core.sources(), HERE / "capi.cpp"]
-    headers = sorted(core.CORE_DIR.glob("*.h"))
-    out = CACHE / f"libisa_test-{_digest(sources + headers)}.so"
+    out = CACHE / f"libisa_test-{_digest(sources + core.headers())}.so"
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["nice", "g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", f"-I{core.include_dir()}",
+        subprocess.run(["nice", "g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", *(f"-I{d}" for d in core.include_dirs()),
                         *map(str, sources), "-o", str(tmp)], check=True)
         tmp.replace(out)
     return out
