@@ -37,15 +37,32 @@ class CodeObject {
 // Launch `symbol` over `grid` workgroups of `block` work-items. `args` is HIP's array of
 // pointers to each explicit argument (hipLaunchKernel's); the engine lays them out with the
 // metadata's offsets and fills the hidden arguments (block counts, group sizes, ...) itself.
-// Runs to completion (launches are synchronous); throws Fault. Besides unknown instructions
-// it faults on: a register read while its load is outstanding by the s_waitcnt counters
-// ("missing s_waitcnt"), LDS bytes touched by two waves between barriers with one write ("LDS
-// race"), LDS/scratch accesses outside their sizes, and, once any allocation is noted, global
-// accesses outside every allocation ("out-of-allocation ... <what>"). Messages end with the
-// source line when the code object has a line table (-gline-tables-only) and the workgroup.
+// Runs to completion (launches are synchronous); throws Fault on what stops a GPU too:
+// unknown instructions, scratch accesses outside the lane's size and, once any allocation is
+// noted, global stores and atomics outside every allocation ("out-of-allocation ... <what>").
+// What the hardware runs through is a diagnostic (see below), a Fault only in strict mode.
+// Messages end with the source line when the code object has a line table
+// (-gline-tables-only) and the workgroup.
 // ISA_ENGINE_TRACE=<linear workgroup id> prints wave 0 of that workgroup to stderr.
 void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 block,
             void** args, uint32_t dynamic_lds);
+
+// Diagnostics: what hardware runs through but is likely a bug, kept once per kernel, kind and
+// instruction with the number of times it happened. Kinds: "missing s_waitcnt" (a register
+// read while its load is outstanding by the s_waitcnt counters: the engine's loads have
+// landed, the GPU's may not have), "LDS race" (two waves touch an LDS byte between barriers,
+// one writing a different value), "LDS outside the allocation" (an access past the
+// workgroup's LDS: reads give 0, writes are dropped, as gfx942 does), "read outside every
+// allocation" (a global load past a tensor: zeros here, whatever memory lies there on the GPU).
+// In strict mode (set_strict, or ISA_ENGINE_STRICT=1 in the environment) each is a Fault.
+struct Diagnostic {
+  std::string kernel, kind, message;  // message: what, the instruction and the source line
+  uint64_t count = 0;                 // occurrences since it was first taken
+};
+void set_strict(bool strict);
+bool strict();
+// The diagnostics since the last call (each site once; counts of sites already taken restart).
+std::vector<Diagnostic> take_diagnostics();
 
 // Memory the engine may touch besides the kernel's own LDS and scratch: the runtime reports
 // each allocation it knows of (hipMalloc, and tensors passed as arguments) so an access
@@ -122,5 +139,9 @@ struct KernelTiming {
 void set_timing(const Hardware* hardware);
 // The timings of the launches since the last call, in launch order.
 std::vector<KernelTiming> take_timings();
+// The simulated device's clock while timing is on: the sum of every timed launch's kernel_us
+// so far (the HIP runtime's events read it, so a submission timing itself sees MI300X time).
+// Returns a negative value while timing is off.
+double simulated_device_us();
 
 }  // namespace isa

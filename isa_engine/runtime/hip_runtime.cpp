@@ -36,6 +36,7 @@ thread_local std::vector<CallConfiguration> configurations;
 
 struct Event {
   std::chrono::steady_clock::time_point at{};
+  double device_us = -1;  // the simulated device clock when timing is on (isa::simulated_device_us)
   bool recorded = false;
 };
 struct Stream {};
@@ -383,6 +384,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t) {
   if (event == nullptr) return fail(hipErrorInvalidResourceHandle);
   auto* e = reinterpret_cast<isa_rt::Event*>(event);
   e->at = std::chrono::steady_clock::now();
+  e->device_us = isa::simulated_device_us();
   e->recorded = true;
   return hipSuccess;
 }
@@ -395,12 +397,18 @@ hipError_t hipEventQuery(hipEvent_t event) {
   return event == nullptr ? fail(hipErrorInvalidResourceHandle) : hipSuccess;
 }
 
-// Host wall-clock milliseconds between two records: the engine's own run time, not MI300X's.
+// Milliseconds between two records: the simulated MI300X's kernel time when both were recorded
+// while the predictor timed the launches, else the host's wall clock (the engine's own run
+// time, not MI300X's).
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   if (ms == nullptr || start == nullptr || stop == nullptr) return fail(hipErrorInvalidValue);
   const auto* a = reinterpret_cast<isa_rt::Event*>(start);
   const auto* b = reinterpret_cast<isa_rt::Event*>(stop);
   if (!a->recorded || !b->recorded) return fail(hipErrorInvalidResourceHandle, "hipEventElapsedTime: event not recorded");
+  if (a->device_us >= 0 && b->device_us >= 0) {
+    *ms = float((b->device_us - a->device_us) / 1000.0);
+    return hipSuccess;
+  }
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
   return hipSuccess;
 }

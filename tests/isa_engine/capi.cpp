@@ -68,6 +68,13 @@ const char* isa_test_disasm(void* handle) {
 void isa_test_note(const void* base, unsigned long bytes, const char* what) { isa::note_allocation(base, bytes, what); }
 void isa_test_forget(const void* base) { isa::forget_allocation(base); }
 void isa_test_threads(int n) { isa::set_threads(n); }
+void isa_test_strict(int on) { isa::set_strict(on != 0); }
+// The diagnostics since the last call: "kind\tcount\tmessage" per line.
+const char* isa_test_diagnostics() {
+  g_names.clear();
+  for (const auto& d : isa::take_diagnostics()) g_names += d.kind + "\t" + std::to_string(d.count) + "\t" + d.message + "\n";
+  return g_names.c_str();
+}
 void isa_test_reset() { isa::reset_stats(); }
 // counters: launches, workgroups, waves, wave_instructions, mfma_instructions
 void isa_test_stats(unsigned long long* out, double* seconds) {

@@ -84,6 +84,7 @@ class Engine:
         lib.isa_test_disasm.argtypes = [ctypes.c_void_p]
         lib.isa_test_note.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_char_p]
         lib.isa_test_forget.argtypes = [ctypes.c_void_p]
+        lib.isa_test_diagnostics.restype = ctypes.c_char_p
         self.lib = lib
         self._objects: dict[Path, int] = {}
 
@@ -124,6 +125,17 @@ class Engine:
 
     def threads(self, n: int) -> None:
         self.lib.isa_test_threads(n)
+
+    def strict(self, on: bool) -> None:
+        self.lib.isa_test_strict(int(on))
+
+    def diagnostics(self) -> list[tuple[str, int, str]]:
+        """(kind, count, message) of each diagnostic site since the last call."""
+        rows = []
+        for line in self.lib.isa_test_diagnostics().decode().splitlines():
+            kind, count, message = line.split("\t", 2)
+            rows.append((kind, int(count), message))
+        return rows
 
     def stats(self) -> dict:
         counts = (ctypes.c_ulonglong * 5)()

@@ -73,6 +73,25 @@ extern "C" __global__ void lds_race(const int* in, int* out) {
   out[t] = buf[255 - t];
 }
 
+// Every wave writes the same value to word 0 between barriers (benign: the same bytes either
+// way), then each reads it back; `differ` makes wave w write w instead (a race).
+extern "C" __global__ void same_value_writes(int* out, int differ) {
+  __shared__ int word[1];
+  const int wave = threadIdx.x / 64;
+  if (threadIdx.x % 64 == 0) word[0] = differ ? wave : 42;
+  __syncthreads();
+  out[threadIdx.x] = word[0];
+}
+
+// Reads LDS `past` dwords beyond a 512-byte array (one granule): gfx942 returns 0 there.
+extern "C" __global__ void lds_read_past(int* out, int past) {
+  __shared__ int tile[128];
+  tile[threadIdx.x] = threadIdx.x + 1;
+  tile[threadIdx.x + 64] = threadIdx.x + 65;
+  __syncthreads();
+  out[threadIdx.x] = ((volatile int*)tile)[threadIdx.x + past];
+}
+
 // A missing s_waitcnt: the load's destination is read before any wait (inline asm).
 extern "C" __global__ void missing_wait(const int* in, int* out) {
   int v;
