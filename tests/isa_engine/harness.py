@@ -99,12 +99,14 @@ class Engine:
     def kernels(self, handle: int) -> list[str]:
         return self.lib.isa_test_kernels(handle).decode().split()
 
-    def disasm(self, handle: int) -> list[tuple[int, int, bool, str]]:
-        """(address, size in bytes, semantics implemented, table mnemonic) of every instruction."""
+    def disasm(self, handle: int) -> list[tuple[int, int, bool, str, tuple[str, ...]]]:
+        """(address, size in bytes, semantics implemented, table mnemonic, register operands) of
+        every instruction; operands as the decoder unpacked them, in llvm-objdump's order: "s4",
+        "v7", "a0" (a register range by its first register; VCC, M0, EXEC as SGPRs at their codes)."""
         rows = []
         for line in self.lib.isa_test_disasm(handle).decode().splitlines():
-            addr, size, known, name = line.split()
-            rows.append((int(addr, 16), int(size), known == "1", name))
+            addr, size, known, name, *operands = line.split()
+            rows.append((int(addr, 16), int(size), known == "1", name, tuple(operands)))
         return rows
 
     def launch(self, handle: int, symbol: str, grid, block, args: list[ctypes.Structure | ctypes._SimpleCData],
