@@ -64,6 +64,11 @@ bool strict();
 // The diagnostics since the last call (each site once; counts of sites already taken restart).
 std::vector<Diagnostic> take_diagnostics();
 
+// Resident workgroups of `symbol` per CU at `block_size` work-items and `dynamic_lds` bytes
+// (machine/occupancy.h on the kernel descriptor's resources); 0 when it cannot launch.
+uint32_t workgroups_per_cu(const CodeObject& code, const std::string& symbol, uint32_t block_size,
+                           uint32_t dynamic_lds);
+
 // Memory the engine may touch besides the kernel's own LDS and scratch: the runtime reports
 // each allocation it knows of (hipMalloc, and tensors passed as arguments) so an access
 // outside all of them is reported as out of allocation.

@@ -598,6 +598,12 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
 
 }  // namespace
 
+// The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
+machine::Occupancy occupancy_of(const KernelInfo& k, uint32_t lds_bytes, uint32_t block_size) {
+  const uint32_t unified_vgprs = ((k.rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
+  return machine::occupancy(unified_vgprs, k.sgpr_count, lds_bytes, block_size);
+}
+
 KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   KernelTiming t;
   t.symbol = L.k->symbol;
@@ -605,10 +611,8 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   t.block = L.block;
   t.workgroups = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
   t.waves_per_workgroup = (L.block.x * L.block.y * L.block.z + 63) / 64;
-  // The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
+  const machine::Occupancy occ = occupancy_of(*L.k, L.lds_bytes, L.block.x * L.block.y * L.block.z);
   const uint32_t unified_vgprs = ((L.k->rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
-  const machine::Occupancy occ =
-      machine::occupancy(unified_vgprs, L.k->sgpr_count, L.lds_bytes, L.block.x * L.block.y * L.block.z);
   t.workgroups_per_cu = occ.workgroups_per_cu;
   t.occupancy_limiter = machine::limiter_name(occ.limiter);
   if (t.workgroups_per_cu == 0)
@@ -679,3 +683,15 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
 }
 
 }  // namespace isa::detail
+
+namespace isa {
+
+uint32_t workgroups_per_cu(const CodeObject& code, const std::string& symbol, uint32_t block_size,
+                           uint32_t dynamic_lds) {
+  const auto& co = dynamic_cast<const detail::CodeObjectImpl&>(code);
+  auto it = co.kernels.find(symbol);
+  if (it == co.kernels.end()) throw Fault("no kernel " + symbol + " in the code object");
+  return detail::occupancy_of(it->second, it->second.group_segment + dynamic_lds, block_size).workgroups_per_cu;
+}
+
+}  // namespace isa
