@@ -353,5 +353,6 @@ class Run:
                     print("\n".join(popcorn) + "\n")
         return every
 
+
 if __name__ == "__main__":
     sys.exit(main())
