@@ -44,16 +44,50 @@ def stage_verdict(rows: list[dict]) -> str:
     return text
 
 
-def print_verdicts(rows: list[dict], submissions: list[Path]) -> None:
+# The bot's short report of a run (kernelbot's make_short_report): one line per stage it ran.
+_SHORT_REPORT = {"test": ("Testing successful", "Testing failed"),
+                 "benchmark": ("Benchmarking successful", "Benchmarking failed"),
+                 "leaderboard": ("Leaderboard run successful", "Leaderboard run failed")}
+
+
+def short_report(rows: list[dict]) -> list[str]:
+    lines = []
+    for stage in dict.fromkeys(r["mode"] for r in rows):
+        good, bad = _SHORT_REPORT[stage]
+        lines.append(f"✅ {good}" if all(r["passed"] for r in rows if r["mode"] == stage) else f"❌ {bad}")
+    return lines
+
+
+def print_secret_run(path: Path, device: str, seed: int, random: bool, rows: list[dict]) -> None:
+    """The secret-seed run as the bot shows it: its title and the short report, no cases."""
+    origin = f"random; repeat it with --secret-seed {seed}" if random else "--secret-seed"
+    print(f"\n{path.name} · secret-seed run (seed {seed}, {origin}) · all the bot shows of it")
+    print(f"  {device} (secret)")
+    for line in short_report(rows):
+        print(f"  {line}")
+    print(f"  (each case is in the report, rows with secret_seed {seed})")
+
+
+def print_verdicts(rows: list[dict], submissions: list[Path], secret_rows: list[dict] = (),
+                   device: str = "", refused: dict[Path, str] | None = None) -> None:
+    """Per submission: the pre-flight's refusal if any, each stage's verdict, the secret-seed
+    run's (ranked), and the score, which the bot publishes only when that run passed too."""
     top = contract.load()["published_top_score_us"]
     print("\nverdict")
     for path in submissions:
+        if path in (refused or {}):
+            print(f"  {path.name}: refused by the pre-flight, nothing ran: {refused[path]}")
+            continue
         own = [r for r in rows if r["submission"] == path.stem]
-        stages = dict.fromkeys(r["mode"] for r in own)
-        parts = [f"{stage}: {stage_verdict([r for r in own if r['mode'] == stage])}" for stage in stages]
-        print(f"  {path.name}: " + "; ".join(parts))
+        print(f"  {path.name}: " + _stages_text(own))
+        secret = [r for r in secret_rows if r["submission"] == path.stem]
+        if secret:
+            print(f"  {path.name}: secret-seed run (seed {secret[0]['secret_seed']}): " + _stages_text(secret))
+        hidden = secret and not (all(r["passed"] for r in secret) and "leaderboard" in {r["mode"] for r in secret})
         board = [r for r in own if r["mode"] == "leaderboard"]
-        if board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
+        if hidden:
+            print(f"  {path.name}: secret validation failed on {device}; submission will not appear on the leaderboard")
+        elif board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
             score = contract.geometric_mean([r["mean_us"] for r in board])
             print(f"  {path.name}: leaderboard score {score:.1f} us (published top score {top} us)")
     timed = [r for r in rows if r["mean_us"] is not None]
@@ -61,3 +95,8 @@ def print_verdicts(rows: list[dict], submissions: list[Path]) -> None:
         from eval.compare import side_by_side
 
         print("\n" + side_by_side([r for r in rows if r["method"]]))
+
+
+def _stages_text(rows: list[dict]) -> str:
+    stages = dict.fromkeys(r["mode"] for r in rows)
+    return "; ".join(f"{stage}: {stage_verdict([r for r in rows if r['mode'] == stage])}" for stage in stages)
