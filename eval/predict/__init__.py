@@ -19,6 +19,8 @@ from typing import Callable
 import yaml
 
 CALIBRATION = Path(__file__).with_name("calibration.yaml")
+# The `fitted:` constants added around the kernels; every other fitted key is a timing-model setting.
+CALL_CONSTANTS = ("host_us", "kernel_fixed_us", "launch_us")
 
 
 class PredictionError(RuntimeError):
@@ -31,11 +33,11 @@ def calibration() -> dict:
 
 
 def hardware(overrides: dict | None = None) -> dict[str, float]:
-    """The timing model's settings: the documented hardware, MFMA cycles, fitted latency."""
+    """The timing model's settings: the documented hardware, MFMA cycles, the fitted settings."""
     cal = calibration()
     settings = {key: entry["value"] for key, entry in cal["hardware"].items()}
     settings.update({f"mfma.{name}": cycles for name, cycles in cal["mfma_cycles"].items()})
-    settings["vmem_latency"] = cal["fitted"]["vmem_latency"]
+    settings.update({key: value for key, value in cal["fitted"].items() if key not in CALL_CONSTANTS})
     settings.update(overrides or {})
     return {key: float(value) for key, value in settings.items()}
 
