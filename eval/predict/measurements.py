@@ -15,8 +15,9 @@ from pathlib import Path
 from eval.predict.sweep import Config
 
 CALIBRATION_SET = Path(__file__).with_name("data") / "mi300x_sweep_calibration.csv"
-INTEGERS = ("results_line", "section", "m", "n", "k", *Config.FIELDS)
-COLUMNS = (*INTEGERS, "gemm_kernel_us", "transpose_kernel_us")
+COLUMNS = ("results_line", "section", "m", "n", "k", "block_m", "block_n", "block_k", "mfma_m", "mfma_n", "mfma_k",
+           "pipeline_depth", "fused_transpose", "block_size", "gemm_kernel_us", "transpose_kernel_us")
+INTEGERS = COLUMNS[:-2]
 
 
 class MeasurementsError(ValueError):

@@ -50,8 +50,8 @@ def batches(configs: list[Config]) -> list[list[Config]]:
     """The configurations, sorted, in near-equal batches of at most BATCH_SIZE."""
     ordered = sorted(set(configs))
     count = math.ceil(len(ordered) / BATCH_SIZE)
-    size = math.ceil(len(ordered) / count) if count else 0
-    return [ordered[i:i + size] for i in range(0, len(ordered), size)] if size else []
+    ends = [round(len(ordered) * (i + 1) / count) for i in range(count)]
+    return [ordered[start:end] for start, end in zip([0, *ends], ends)]
 
 
 def _build(predictor, configs: list[Config]) -> str | None:
@@ -85,7 +85,7 @@ def predict_rows(rows: list[Row], predictor) -> dict[int, list[dict] | Failed]:
     shared = ray.put(predictor)
     builds = [parallel.task(_build).remote(shared, batch) for batch in groups]
     work: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
-    for row in sorted(rows, key=lambda r: (where[r.config][0], r.shape, r.line)):
+    for row in sorted(rows, key=lambda r: (r.shape, where[r.config][0], r.line)):  # a worker keeps one input
         batch, index = where[row.config]
         work[(batch, row.shape)].append((row.line, index))
     results = _run(builds, groups, shared, work)
