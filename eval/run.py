@@ -22,7 +22,7 @@ if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, no
 
 from eval import channel, engines, report, timing, worker  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
-from eval.summary import print_stage, print_verdicts  # noqa: E402
+from eval.summary import print_stage, print_verdicts, status_of  # noqa: E402
 from eval.verdict import Checker  # noqa: E402
 from reference import contract  # noqa: E402
 from reference.contract import Case  # noqa: E402
@@ -39,8 +39,8 @@ examples:
   python eval/run.py benchmark --shapes 1024,1536,7168 --method events
   python eval/run.py ranked --submission examples/reference_submission.py --submission submission.py
   python eval/run.py leaderboard --secret-seed 1234 --popcorn
-  python eval/run.py benchmark --engine isa --method predicted     predicted MI300X times (no GPU)
-  python eval/run.py profile --engine isa --method predicted --shapes 0   where the cycles go
+  python eval/run.py benchmark --method predicted     predicted MI300X times (no GPU; the ISA engine)
+  python eval/run.py profile --method predicted --shapes 0   where the cycles go
 """
 
 
@@ -67,9 +67,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
                    help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
                         "submissions run on the project's emulator")
-    p.add_argument("--engine", default=engines.DEFAULT, choices=engines.names(),
+    p.add_argument("--engine", choices=engines.names(),
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
-                        + f" (default: {engines.DEFAULT}; ignored on a GPU)")
+                        + f" (default: isa with --method {timing.PREDICTED}, else {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>.csv)")
     p.add_argument("--popcorn", action="store_true",
@@ -119,8 +119,8 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     job = {"submission": str(submission), "mode": stage, "method": args.method,
            "device": device.kind, "engine": engine_of(args, device),
            "cases": [(i, c.args) for i, c in cases]}
-    checker = Checker(stage, [case for _, case in cases], device.kind,
-                      predicted=args.method == timing.PREDICTED and stage != "test")
+    checked = timing.checked(args.method, stage)
+    checker = Checker(stage, [case for _, case in cases], device.kind, predicted=not checked)
     ctx = mp.get_context("spawn")
     conn, child_conn = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
@@ -166,7 +166,7 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
             slot = message["slot"]
             row = checker.settle(slot, dict(message["row"], message=message["message"]))
             rows[slot] = row
-            _print_case(submission, stage, row)
+            _print_case(submission, stage, row, checked)
     if proc.is_alive():
         proc.kill()
     proc.join()
@@ -192,8 +192,8 @@ def _death_message(stage: str, exitcode: int | None) -> str:
     return f"the {stage} worker process exited unexpectedly with status {exitcode}"
 
 
-def _print_case(submission: Path, stage: str, row: dict) -> None:
-    status = "pass" if row["passed"] else "FAIL"
+def _print_case(submission: Path, stage: str, row: dict, checked: bool) -> None:
+    status = status_of(row, checked)
     timing_text = f" mean {row['mean_us']:.1f} us over {row['runs']} runs" if row.get("mean_us") else ""
     detail = "" if row["passed"] else f": {row['error']}"
     print(f"  [{submission.name} {stage}] m={row['m']} n={row['n']} k={row['k']} "
@@ -214,8 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     predicted = args.method == timing.PREDICTED
+    args.engine = args.engine or ("isa" if predicted else engines.DEFAULT)
     if predicted and args.engine != "isa":
-        print("error: the predicted method times the compiled machine code: add --engine isa", file=sys.stderr)
+        print("error: the predicted method times the compiled machine code on the ISA engine: use --engine isa "
+              "(the default with --method predicted)", file=sys.stderr)
         return 2
     mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
     if args.mode is None and not device.is_gpu and not predicted:
@@ -245,12 +247,12 @@ def main(argv: list[str] | None = None) -> int:
             rows, popcorn, texts = run_stage(path, stage, cases, args, device, limit_s)
             rows = [{**dict.fromkeys(report.COLUMNS), **row, **identity} for row in rows]
             all_rows.extend(rows)
-            print_stage(path, stage, rows, texts)
+            print_stage(path, stage, rows, texts, timing.checked(args.method, stage))
             if args.popcorn:
                 print("\n".join(popcorn) + "\n")
     csv_path = Path(args.csv) if args.csv else report.REPORTS_DIR / f"run-{datetime.now():%Y%m%d-%H%M%S}.csv"
     report.write_rows(csv_path, [{k: v for k, v in r.items() if k != "message"} for r in all_rows])
-    print_verdicts(all_rows, submissions)
+    print_verdicts(all_rows, submissions, args.method)
     print(f"report: {csv_path}   wall time: {time.monotonic() - started:.1f} s")
     return 0 if all_rows and all(r["passed"] for r in all_rows) else 1
 
