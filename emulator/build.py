@@ -32,6 +32,7 @@ BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_6
 STANDIN_DIRS = [Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"]
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
+MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
 # Device-compiler flags that mean nothing on the host, or would break the emulator's own
 # headers (-std below C++20, fast math, -Werror on warnings about code we generate): dropped.
 DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|--save-temps|-save-temps(=.*)?"
@@ -183,7 +184,7 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
 
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in sorted(INCLUDE_DIR.rglob("*.h")):
+    for header in [*sorted(INCLUDE_DIR.rglob("*.h")), MACHINE_HEADER]:
         h.update(header.read_bytes())
     return h.hexdigest()
 

@@ -27,6 +27,14 @@ def describe() -> str:
     return "; ".join(f"{name}: {doc}" for name, (_, doc) in ENGINES.items())
 
 
+def set_strict(name: str, on: bool) -> None:
+    """Strict mode for the engine that has diagnostics (races, missing waits, reads past LDS or a
+    tensor): they fail the run instead of being printed. Engines without any ignore it."""
+    setter = getattr(importlib.import_module(ENGINES[name][0]), "set_strict", None)
+    if setter is not None:
+        setter(on)
+
+
 def entry_point(name: str, function: str = "load_inline"):
     """The engine's drop-in for torch.utils.cpp_extension.<function>; raises ImportError when
     the engine cannot be loaded here, NotImplementedError when it has no such entry point."""

@@ -70,6 +70,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=engines.names(),
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
                         + f" (default: isa with --method {timing.PREDICTED}, else {engines.DEFAULT}; ignored on a GPU)")
+    p.add_argument("--strict", action="store_true",
+                   help="fail a run on the ISA engine's diagnostics (LDS races, missing s_waitcnt, LDS "
+                        "accesses past the allocation, reads past every tensor) instead of printing them; "
+                        "by default, as on the leaderboard, only the outputs decide")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>.csv)")
     p.add_argument("--popcorn", action="store_true",
@@ -117,7 +121,7 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     it answers each output the worker sends with its own check, and vouches for a row only
     when the worker's claims match the checks it made."""
     job = {"submission": str(submission), "mode": stage, "method": args.method,
-           "device": device.kind, "engine": engine_of(args, device),
+           "device": device.kind, "engine": engine_of(args, device), "strict": args.strict,
            "cases": [(i, c.args) for i, c in cases]}
     checked = timing.checked(args.method, stage)
     checker = Checker(stage, [case for _, case in cases], device.kind, predicted=not checked)

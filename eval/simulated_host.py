@@ -5,7 +5,7 @@ events and CUDA graphs. `install()` (called by the worker once the harness has d
 there is no GPU, before the submission is imported) answers all of that:
 
   device queries  is_available() True, device_count() 1, get_device_name(), get_device_properties(0)
-                  with MI300X facts (304 CUs, gcnArchName gfx942:sramecc+:xnack-, 192 GiB)
+                  with MI300X facts from machine/mi300x.yaml (304 CUs, gfx942:sramecc+:xnack-, 192 GiB)
   'cuda' tensors  device="cuda"/"cuda:0"/torch.device("cuda")/0 in factory functions, .cuda(),
                   .to("cuda"), torch.Generator(device="cuda") all give CPU tensors; .is_cuda is True
   streams, events current_stream(), Stream, stream(...), synchronize() are no-ops (everything runs
@@ -25,20 +25,22 @@ from types import SimpleNamespace
 import torch
 from torch.overrides import TorchFunctionMode
 
+import machine
+
 MI300X = {
-    "name": "AMD Instinct MI300X",
-    "gcnArchName": "gfx942:sramecc+:xnack-",
-    "multi_processor_count": 304,
-    "total_memory": 192 * 1024 ** 3,
+    "name": machine.description()["name"],
+    "gcnArchName": machine.description()["gcn_arch_name"],
+    "multi_processor_count": machine.fact("cus"),
+    "total_memory": machine.fact("hbm_bytes"),
     "major": 9,
     "minor": 4,
-    "warp_size": 64,
-    "max_threads_per_multi_processor": 2048,
-    "max_threads_per_block": 1024,
-    "regs_per_multiprocessor": 65536,
-    "shared_memory_per_block": 64 * 1024,
-    "shared_memory_per_multiprocessor": 64 * 1024,
-    "L2_cache_size": 4 * 1024 ** 2,
+    "warp_size": machine.fact("wave_size"),
+    "max_threads_per_multi_processor": machine.fact("max_threads_per_cu"),
+    "max_threads_per_block": machine.fact("max_workgroup_size"),
+    "regs_per_multiprocessor": machine.fact("reported_regs_per_block"),
+    "shared_memory_per_block": machine.fact("lds_bytes_per_cu"),
+    "shared_memory_per_multiprocessor": machine.fact("lds_bytes_per_cu"),
+    "L2_cache_size": machine.fact("l2_bytes_per_xcd"),
     "is_integrated": False,
     "is_multi_gpu_board": False,
     "uuid": "00000000-0000-0000-0000-000000000000",

@@ -89,7 +89,7 @@ def _hip_load_inline_guard(original, device: DeviceInfo):
     return load_inline
 
 
-def _install_load_inline(device: DeviceInfo, engine: str) -> None:
+def _install_load_inline(device: DeviceInfo, engine: str, strict: bool) -> None:
     """Route torch's load_inline and load to what this device can run, before the submission
     imports them."""
     import torch.utils.cpp_extension as cpp_extension
@@ -102,6 +102,7 @@ def _install_load_inline(device: DeviceInfo, engine: str) -> None:
     with contextlib.suppress(Exception):  # a missing engine is reported at the first HIP build
         # NOTE: imported before the replacement below, so the engine binds torch's own builders.
         engines.entry_point(engine)
+        engines.set_strict(engine, strict)
     for function in ("load_inline", "load"):
         setattr(cpp_extension, function, _engine_build(engine, function))
 
@@ -120,12 +121,12 @@ def _engine_build(engine: str, function: str):
     return build
 
 
-def load_submission(path: str, device: DeviceInfo, engine: str):
+def load_submission(path: str, device: DeviceInfo, engine: str, strict: bool = False):
     """Import a submission file as the runner would; returns (custom_kernel, the snapshot
     of what the submission must leave alone, taken just before its import)."""
     if not device.is_gpu:
         simulated_host.install()  # after the harness detected its device, before the submission asks
-    _install_load_inline(device, engine)
+    _install_load_inline(device, engine, strict)
     path = Path(path)
     sys.path[:0] = [str(RUNNER_ENV), str(path.parent)]
     snapshot = integrity.Snapshot()
@@ -188,7 +189,8 @@ class Stage:
         self.popcorn(f"{'test' if mode == 'test' else 'benchmark'}-count", len(self.cases))
         # NOTE: no seeding here: the runner's spawned workers start with torch's default
         # (unseeded) generators; only the inputs are seeded, by generate_input.
-        self.kernel, self.snapshot = load_submission(self.job["submission"], self.device, self.job["engine"])
+        self.kernel, self.snapshot = load_submission(self.job["submission"], self.device, self.job["engine"],
+                                                      self.job.get("strict", False))
         {"test": self.run_tests, "benchmark": self.run_timed, "leaderboard": self.run_timed,
          "profile": self.run_profile}[mode]()
         self.popcorn("check", "pass" if self.all_passed else "fail")

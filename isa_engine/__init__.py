@@ -10,4 +10,16 @@ the extension's host code runs natively against our HIP runtime for a simulated 
 from isa_engine.build import load_inline
 from isa_engine.errors import IsaBuildError, IsaError, IsaFault
 
-__all__ = ["load_inline", "IsaBuildError", "IsaError", "IsaFault"]
+__all__ = ["load_inline", "set_strict", "IsaBuildError", "IsaError", "IsaFault"]
+
+
+def set_strict(on: bool) -> None:
+    """Strict mode: the engine's diagnostics (isa_engine/diagnostics.py) fault instead of being
+    printed. Applies to runtimes loaded now and later in this process."""
+    import os
+
+    from isa_engine import loader
+
+    os.environ["ISA_ENGINE_STRICT"] = "1" if on else "0"
+    for lib in loader.LOADED:
+        lib.isa_rt_set_strict(int(on))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import toolchain
+from isa_engine import core
 from eval.isa import hipify
 from eval.isa import source
 from eval.isa.capture import LoadInlineCall
@@ -115,7 +116,7 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
         if not core_sources:
             raise IsaBuildError("the ISA engine's core (isa_engine/core/*.cpp) is not there yet")
     sources = list(core_sources) + sorted(RUNTIME_DIR.glob("*.cpp"))
-    headers = sorted(p for d in (CORE_DIR, RUNTIME_DIR, TORCH_HIP_DIR) for p in d.rglob("*.h"))
+    headers = core.headers() + sorted(p for d in (RUNTIME_DIR, TORCH_HIP_DIR) for p in d.rglob("*.h"))
     digest = _tree_digest(sources + headers, RUNTIME_FLAGS)
     out_dir = DEFAULT_BUILD_ROOT / f"runtime_{digest}"
     library = out_dir / f"libisa_hip-{digest}.so"
@@ -129,7 +130,7 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
 
 def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    includes = ["-I", str(CORE_DIR), "-I", str(RUNTIME_DIR), *include_flags([])]
+    includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
     objects = []
     for source in sources:
         obj = out_dir / f"{source.parent.name}_{source.stem}.o"

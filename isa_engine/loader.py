@@ -15,6 +15,7 @@ import types
 from pathlib import Path
 
 from emulator.schedules import tensors_of
+from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
 
 _FAULT_BUFFER = 1 << 16
@@ -66,6 +67,8 @@ def wrap(lib: ctypes.CDLL, name: str, function):
             if fault is not None:
                 raise IsaFault(f"{name}(): {fault}") from None
             raise
+        finally:
+            diagnostics.report(diagnostics.take(lib))
         fault = take_fault(lib)
         if fault is not None:
             raise IsaFault(f"{name}(): a launch faulted and the submission carried on: {fault}")

@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval.isa import asm, occupancy
+import machine
+from eval.isa import asm
 from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_units
 from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
 
@@ -45,7 +46,10 @@ class KernelReport:
     sgpr_spills: int
     lds_bytes: int       # static __shared__; dynamic LDS is set at launch and not counted
     workgroup_size: int  # required size if declared, else the __launch_bounds__ maximum
+    unified_vgprs: int   # the descriptor's per-wave allocation: arch VGPRs and AGPRs, in granules
+    workgroups_per_cu: int   # machine.occupancy: resident workgroups per CU (0: cannot launch)
     waves_per_simd: int
+    occupancy_limiter: str   # what stops one more workgroup per CU
     compiler_occupancy: int  # LLVM's own estimate at workgroup_size, for cross-checking
     code_bytes: int
     loop: str            # label of the hottest loop, "" if the kernel has no loop
@@ -138,6 +142,11 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
     workgroup_size = required[0] * required[1] * required[2] if required else meta[".max_flat_workgroup_size"]
     vgprs, agprs, sgprs = info["NumVgprs"], info.get("NumAgprs", 0), meta[".sgpr_count"]
     lds = meta[".group_segment_fixed_size"]
+    # NOTE: on gfx90a and gfx942 the metadata's .vgpr_count already includes the AGPRs (they sit
+    # above ACCUM_OFFSET in one register file); the descriptor allocates it in granules.
+    granule = machine.fact("vgpr_granule")
+    unified = -(-max(meta[".vgpr_count"], 1) // granule) * granule
+    occ = machine.occupancy(unified, sgprs, lds, workgroup_size)
     loop = asm.hottest_loop(kernel)
     return KernelReport(
         file=str(unit.origin), name=name, symbol=kernel.symbol,
@@ -145,7 +154,8 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
         scratch_bytes=meta[".private_segment_fixed_size"],
         vgpr_spills=meta[".vgpr_spill_count"], sgpr_spills=meta[".sgpr_spill_count"],
         lds_bytes=lds, workgroup_size=workgroup_size,
-        waves_per_simd=occupancy.waves_per_simd(vgprs, agprs, sgprs, lds, workgroup_size),
+        unified_vgprs=unified, workgroups_per_cu=occ.workgroups_per_cu, waves_per_simd=occ.waves_per_simd,
+        occupancy_limiter=occ.limiter,
         compiler_occupancy=info.get("Occupancy", 0),
         code_bytes=info["codeLenInByte"],
         loop=loop.label if loop else "",

@@ -12,6 +12,7 @@ _COLUMNS = (
     ("vgpr", lambda k: k.vgprs), ("agpr", lambda k: k.agprs), ("sgpr", lambda k: k.sgprs),
     ("scratch", lambda k: k.scratch_bytes), ("lds", lambda k: k.lds_bytes),
     ("wg", lambda k: k.workgroup_size), ("waves", lambda k: k.waves_per_simd),
+    ("wg/cu", lambda k: k.workgroups_per_cu),
     ("code", lambda k: k.code_bytes), ("mfma", lambda k: k.mfma_total),
     ("ds_rd", lambda k: k.count("ds_read") + k.count("ds_load")),
     ("ds_wr", lambda k: k.count("ds_write") + k.count("ds_store")),

@@ -33,10 +33,10 @@ def calibration() -> dict:
 
 
 def hardware(overrides: dict | None = None) -> dict[str, float]:
-    """The timing model's settings: the documented hardware, MFMA cycles, the fitted settings."""
+    """The timing model's settings beyond the machine's facts (which the engine reads from
+    machine/mi300x.yaml itself): the model's priors and the fitted settings."""
     cal = calibration()
     settings = {key: entry["value"] for key, entry in cal["hardware"].items()}
-    settings.update({f"mfma.{name}": cycles for name, cycles in cal["mfma_cycles"].items()})
     settings.update({key: value for key, value in cal["fitted"].items() if key not in CALL_CONSTANTS})
     settings.update(overrides or {})
     return {key: float(value) for key, value in settings.items()}

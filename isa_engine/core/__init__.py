@@ -1,7 +1,7 @@
 """The ISA engine's core: C++ sources that execute gfx942 code objects on the CPU (engine.h).
 
 Nothing here is imported at run time; builders (isa_engine/build.py, the tests) compile
-`sources()` with `include_dir()` on the include path: plain C++20, no dependencies.
+`sources()` with `include_dirs()` on the include path: plain C++20, no dependencies.
 """
 from __future__ import annotations
 
@@ -15,5 +15,14 @@ def sources() -> list[Path]:
     return sorted(CORE_DIR.glob("*.cpp"))
 
 
-def include_dir() -> Path:
-    return CORE_DIR
+MACHINE_DIR = CORE_DIR.parent.parent / "machine"
+
+
+def include_dirs() -> list[Path]:
+    """The core's headers and the machine description's (mi300x.h, occupancy.h)."""
+    return [CORE_DIR, MACHINE_DIR]
+
+
+def headers() -> list[Path]:
+    """Every header a core build depends on (build caches key on them)."""
+    return sorted(p for d in include_dirs() for p in d.glob("*.h"))

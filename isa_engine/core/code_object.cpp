@@ -143,11 +143,20 @@ std::string CodeObjectImpl::line_of(uint64_t addr) const {
     start = end + 1;
   }
   if (lines.size() < 2 || lines[1].rfind("??", 0) == 0) return "";
-  std::string where = lines[1];
+  // The innermost frame in the user's code: not in a header of ours (stand-ins, HIP shims) or
+  // of the system's (HIP, the C++ library).
+  auto ours = [](const std::string& file) {
+    for (const char* dir : {"/toolchain/include/", "/emulator/include/", "/usr/include/", "/usr/lib/", "/opt/rocm"})
+      if (file.find(dir) != std::string::npos) return true;
+    return false;
+  };
+  size_t frame = 0;
+  while (frame + 3 < lines.size() && ours(lines[frame + 1])) frame += 2;
+  std::string where = lines[frame + 1];
   const size_t colon = where.rfind(':');  // drop the column
   if (colon != std::string::npos && where.find(':') != colon) where.resize(colon);
-  std::string text = "at " + where + " (" + lines[0] + ")";
-  if (lines.size() >= 4) text += " inlined into " + lines[lines.size() - 2];
+  std::string text = "at " + where + " (" + lines[frame] + ")";
+  if (frame + 3 < lines.size()) text += " inlined into " + lines[lines.size() - 2];
   return text;
 }
 

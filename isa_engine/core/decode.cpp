@@ -253,6 +253,10 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
       if (in.fmt == F_VOP2 || in.fmt == F_VOPC) in.src[1] = uint16_t(256 + ((w0 >> 9) & 0xff));
       if (in.fmt != F_VOPC) in.dst = uint16_t(256 + ((w0 >> 17) & 0xff));
       if (in.op == OP_v_readfirstlane_b32) in.dst = (w0 >> 17) & 0x7f;  // an SGPR
+      if (in.op == OP_v_accvgpr_mov_b32) {  // AGPR to AGPR: the register fields name AGPRs
+        in.dst = uint16_t(in.dst + 256);
+        if (in.src[0] >= 256) in.src[0] = uint16_t(in.src[0] + 256);
+      }
       if (in.fmt == F_VOPC) in.sdst = 106;  // VCC
       if (in.fmt == F_VOP2 && (in.op == OP_v_cndmask_b32 || in.op == OP_v_addc_co_u32 ||
                                in.op == OP_v_subb_co_u32 || in.op == OP_v_subbrev_co_u32))
@@ -334,9 +338,10 @@ Inst decode_one(const uint32_t* words, size_t avail, uint64_t addr) {
         const bool acc_cd = (w0 >> 15) & 1;
         const uint32_t acc = (w1 >> 27) & 3;
         in.blgp = (w1 >> 29) & 7;
+        // NOTE: ACC_CD puts C and D in AGPRs; SMFMAC's C is D, its src2 is the index: a VGPR.
         if (acc_cd) {
           in.dst = uint16_t(in.dst + 256);
-          if (in.src[2] >= 256) in.src[2] = uint16_t(in.src[2] + 256);
+          if (in.src[2] >= 256 && !starts(base, "v_smfmac")) in.src[2] = uint16_t(in.src[2] + 256);
         }
         if ((acc & 1) && in.src[0] >= 256) in.src[0] = uint16_t(in.src[0] + 256);
         if ((acc & 2) && in.src[1] >= 256) in.src[1] = uint16_t(in.src[1] + 256);

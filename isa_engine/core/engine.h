@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "mi300x.h"
+
 namespace isa {
 
 // A fault of the kernel or the engine: unknown opcode, missing s_waitcnt, LDS race,
@@ -35,15 +37,32 @@ class CodeObject {
 // Launch `symbol` over `grid` workgroups of `block` work-items. `args` is HIP's array of
 // pointers to each explicit argument (hipLaunchKernel's); the engine lays them out with the
 // metadata's offsets and fills the hidden arguments (block counts, group sizes, ...) itself.
-// Runs to completion (launches are synchronous); throws Fault. Besides unknown instructions
-// it faults on: a register read while its load is outstanding by the s_waitcnt counters
-// ("missing s_waitcnt"), LDS bytes touched by two waves between barriers with one write ("LDS
-// race"), LDS/scratch accesses outside their sizes, and, once any allocation is noted, global
-// accesses outside every allocation ("out-of-allocation ... <what>"). Messages end with the
-// source line when the code object has a line table (-gline-tables-only) and the workgroup.
+// Runs to completion (launches are synchronous); throws Fault on what stops a GPU too:
+// unknown instructions, scratch accesses outside the lane's size and, once any allocation is
+// noted, global stores and atomics outside every allocation ("out-of-allocation ... <what>").
+// What the hardware runs through is a diagnostic (see below), a Fault only in strict mode.
+// Messages end with the source line when the code object has a line table
+// (-gline-tables-only) and the workgroup.
 // ISA_ENGINE_TRACE=<linear workgroup id> prints wave 0 of that workgroup to stderr.
 void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 block,
             void** args, uint32_t dynamic_lds);
+
+// Diagnostics: what hardware runs through but is likely a bug, kept once per kernel, kind and
+// instruction with the number of times it happened. Kinds: "missing s_waitcnt" (a register
+// read while its load is outstanding by the s_waitcnt counters: the engine's loads have
+// landed, the GPU's may not have), "LDS race" (two waves touch an LDS byte between barriers,
+// one writing a different value), "LDS outside the allocation" (an access past the
+// workgroup's LDS: reads give 0, writes are dropped, as gfx942 does), "read outside every
+// allocation" (a global load past a tensor: zeros here, whatever memory lies there on the GPU).
+// In strict mode (set_strict, or ISA_ENGINE_STRICT=1 in the environment) each is a Fault.
+struct Diagnostic {
+  std::string kernel, kind, message;  // message: what, the instruction and the source line
+  uint64_t count = 0;                 // occurrences since it was first taken
+};
+void set_strict(bool strict);
+bool strict();
+// The diagnostics since the last call (each site once; counts of sites already taken restart).
+std::vector<Diagnostic> take_diagnostics();
 
 // Memory the engine may touch besides the kernel's own LDS and scratch: the runtime reports
 // each allocation it knows of (hipMalloc, and tensors passed as arguments) so an access
@@ -74,18 +93,21 @@ void set_threads(int threads);
 // memory path); the rest of the grid enters as bandwidth floors. Outputs of a timed launch
 // are incomplete by design. See isa_engine/core/README.md ("Timing model").
 struct Hardware {
-  double clock_ghz = 2.1;
-  uint32_t cus = 304, xcds = 8;
-  uint32_t max_waves_per_simd = 8, vgprs_per_lane = 512, lds_bytes_per_cu = 65536;
-  uint32_t lds_banks = 32;
-  double lds_bytes_per_clk = 128, cu_vmem_bytes_per_clk = 64, l2_bytes_per_clk_per_xcd = 2048;
+  // Facts of the machine (machine/mi300x.yaml, through the generated machine/mi300x.h); the
+  // occupancy rule reads the register, wave-slot, barrier and LDS limits there directly.
+  double clock_ghz = machine::kClockGhz;
+  uint32_t cus = machine::kCus, xcds = machine::kXcds;
+  uint32_t lds_banks = machine::kLdsBanks;
+  double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
+  double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
+  uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
+  // The model's own settings (eval/predict/calibration.yaml gives each its source).
   double hbm_bytes_per_s = 4.2e12;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
   double lds_latency = 64, vmem_latency = 500, smem_latency = 200;
-  uint32_t l1_bytes = 32768, l1_line_bytes = 128;  // vector L1 per CU (write-through, loads allocate)
   double l1_latency = 120;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
-  std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles
+  std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
 
 // Where one instruction's cycles went, summed over the busiest CU's waves.
@@ -102,6 +124,7 @@ struct KernelTiming {
   Dim3 grid, block;
   uint64_t workgroups = 0;
   uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
+  std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
   double cu_us = 0, hbm_floor_us = 0, l2_floor_us = 0, kernel_us = 0;  // kernel_us: the max of the three
   double bytes_requested = 0, footprint_bytes = 0;  // whole grid (scaled from the simulated CU)
@@ -116,5 +139,9 @@ struct KernelTiming {
 void set_timing(const Hardware* hardware);
 // The timings of the launches since the last call, in launch order.
 std::vector<KernelTiming> take_timings();
+// The simulated device's clock while timing is on: the sum of every timed launch's kernel_us
+// so far (the HIP runtime's events read it, so a submission timing itself sees MI300X time).
+// Returns a negative value while timing is off.
+double simulated_device_us();
 
 }  // namespace isa

@@ -14,15 +14,6 @@
 #include "wave.h"
 
 namespace isa::detail {
-
-[[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what) {
-  std::ostringstream os;
-  os << L.k->symbol << ": " << what << " at " << in.name << " (0x" << std::hex << in.addr << ")";
-  const std::string line = L.co->line_of(in.addr);
-  if (!line.empty()) os << " " << line;
-  throw Fault(os.str());
-}
-
 namespace {
 
 #define LANES for (int l = 0; l < 64; ++l)
@@ -60,11 +51,17 @@ struct Exec {
   uint32_t tmp[4][64];
   uint32_t tmp_hi[3][64];
   uint64_t write_mask = 0;  // EXEC & DPP lane enables
-  uint8_t outside[64];      // a load's bytes outside every allocation (global_ptr)
+  uint8_t outside[64];      // a load's bytes outside every allocation or the LDS (zeros past them)
+  uint8_t dropped[64];      // where a store past the workgroup's LDS goes
+  // LDS bytes this instruction writes over another wave's value or read: whether that was a
+  // race depends on the value written (settle_lds_writes, after the instruction).
+  struct ContestedByte { uint32_t addr; uint8_t old; uint16_t writers, readers; };
+  std::vector<ContestedByte> contested;
 
   Exec(Wave& w_, Workgroup& g_, const Launch& L_) : w(w_), g(g_), L(L_) {}
 
   [[noreturn]] void die(const std::string& what) { fault(L, *in, what); }
+  void warn(const char* kind, const std::string& what) { diagnose(L, *in, kind, what); }
 
   // ---- waitcnt checks ---------------------------------------------------------------------
   void check_pending(uint32_t tag, const char* reg, int index) {
@@ -75,8 +72,8 @@ struct Exec {
       std::ostringstream os;
       os << "missing s_waitcnt: " << reg << index << " is read while its "
          << (smem ? "scalar (lgkmcnt, complete only at lgkmcnt(0))" : lgkm ? "lgkmcnt" : "vmcnt")
-         << " load is outstanding";
-      die(os.str());
+         << " load is outstanding (here it has landed; on the GPU it may not have)";
+      warn("missing s_waitcnt", os.str());
     }
   }
   void check_v(uint16_t code, int n) {
@@ -330,6 +327,21 @@ struct Exec {
   uint8_t* global_ptr(uint64_t addr, uint32_t bytes, bool load);
   uint8_t* load_outside_allocations(uint64_t addr, uint32_t bytes, const Allocation* below);
   uint8_t* lds_ptr(uint64_t addr, uint32_t bytes, bool write);
+  void settle_lds_writes();
+  // A wave going round one loop kLoopLimit times is waiting for something that never comes:
+  // on the GPU, other workgroups (a stream-K arrival counter, a spin lock); here they run later,
+  // or not at all in a timed launch. A GEMM's loops run thousands of times at most.
+  static constexpr uint64_t kLoopLimit = uint64_t(1) << 20;
+  void count_loop_iteration() {
+    if (w.loop_pc != w.pc) {
+      w.loop_pc = w.pc;
+      w.loop_count = 0;
+    }
+    if (++w.loop_count == kLoopLimit)
+      die("a wave went round this loop " + std::to_string(kLoopLimit) +
+          " times: it waits for other workgroups (a spin lock, a stream-K arrival counter); the ISA engine runs "
+          "workgroups one after another (and a timed launch only the busiest CU's), so such a kernel cannot run here");
+  }
   uint8_t* scratch_ptr(int lane, uint64_t off, uint32_t bytes);
 };
 
@@ -369,47 +381,84 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
 
 // The bytes of such a load: those still inside `below` (the allocation it starts in or after), then zeros.
 uint8_t* Exec::load_outside_allocations(uint64_t addr, uint32_t bytes, const Allocation* below) {
+  std::ostringstream os;
+  os << "read of " << bytes << " bytes outside every allocation";
+  if (below) os << " (" << (addr + bytes - below->end) << " bytes past the end of " << below->what << ")";
+  os << ": zeros here, whatever lies there on the GPU";
+  warn("read outside every allocation", os.str());
   memset(outside, 0, bytes);
   if (below && addr < below->end) memcpy(outside, reinterpret_cast<const uint8_t*>(addr), below->end - addr);
   return outside;
 }
 
+// NOTE: gfx942 checks every LDS address against the workgroup's allocation: reads past it
+// return 0 and writes are dropped (CDNA3 ISA guide, LDS); the hardware runs on, so this is a
+// diagnostic. Bytes of a read still inside the allocation are read.
 uint8_t* Exec::lds_ptr(uint64_t addr, uint32_t bytes, bool write) {
   if (addr + bytes > L.lds_allocated) {
     std::ostringstream os;
-    os << "LDS access of " << bytes << " bytes at " << addr << " outside the workgroup's " << L.lds_allocated
-       << " bytes (" << L.lds_bytes << " asked for, in 512-byte granules)";
-    die(os.str());
+    os << "LDS " << (write ? "write" : "read") << " of " << bytes << " bytes at " << addr << " past the workgroup's "
+       << L.lds_allocated << " bytes (" << L.lds_bytes << " asked for, in 512-byte granules): "
+       << (write ? "dropped" : "reads 0") << " as on gfx942";
+    warn("LDS outside the allocation", os.str());
+    if (write) return dropped;
+    memset(outside, 0, bytes);
+    if (addr < L.lds_allocated) memcpy(outside, g.lds.data() + addr, L.lds_allocated - addr);
+    return outside;
   }
-  if (L.check_races && g.writer.size()) {
-    const uint8_t me = uint8_t(w.id + 1);
+  if (L.check_races && g.writers.size()) {
+    const uint16_t me = uint16_t(1u << w.id);
     for (uint32_t b = 0; b < bytes; ++b) {
       const uint64_t a = addr + b;
-      const uint8_t wr = g.writer[a];
-      if (wr && wr != me) {
-        std::ostringstream os;
-        os << "LDS race: wave " << w.id << (write ? " writes" : " reads") << " byte " << a << " that wave "
-           << int(wr - 1) << " wrote (at 0x" << std::hex << g.writer_pc[a] << std::dec
-           << ") since the last s_barrier";
-        die(os.str());
-      }
-      if (write) {
-        const uint16_t others = uint16_t(g.readers[a] & ~(1u << w.id));
-        if (others) {
+      const uint16_t writers = g.writers[a], others_read = uint16_t(g.readers[a] & ~me);
+      if (!write) {
+        // a value only other waves wrote (a wave that wrote the same value sees it either way)
+        if (writers && !(writers & me)) {
           std::ostringstream os;
-          os << "LDS race: wave " << w.id << " writes byte " << a << " that wave " << __builtin_ctz(others)
-             << " read since the last s_barrier";
-          die(os.str());
+          os << "LDS race: wave " << w.id << " reads byte " << a << " that wave " << __builtin_ctz(writers)
+             << " wrote (at 0x" << std::hex << g.writer_pc[a] << std::dec << ") since the last s_barrier";
+          warn("LDS race", os.str());
         }
-        g.writer[a] = me;
-        g.writer_pc[a] = in->addr;
+        g.readers[a] = uint16_t(g.readers[a] | me);
+      } else if ((writers & ~me) || others_read) {
+        contested.push_back({uint32_t(a), g.lds[a], writers, others_read});
       } else {
-        g.readers[a] = uint16_t(g.readers[a] | (1u << w.id));
+        g.writers[a] = me;
+        g.writer_pc[a] = in->addr;
       }
     }
   }
   if (w.log) w.log->lds.emplace_back(addr, bytes);
   return g.lds.data() + addr;
+}
+
+// Writes over another wave's bytes: writing the value already there is no race (waves storing
+// the same value to the same word); a different value is.
+void Exec::settle_lds_writes() {
+  const uint16_t me = uint16_t(1u << w.id);
+  for (size_t n = 0; n < contested.size(); ++n) {
+    const ContestedByte& c = contested[n];
+    bool first = true;  // lanes of this instruction may write one byte twice: its old value is the first
+    for (size_t k = 0; k < n && first; ++k) first = contested[k].addr != c.addr;
+    if (!first) continue;
+    if (g.lds[c.addr] == c.old) {
+      g.writers[c.addr] = uint16_t(c.writers | me);
+      continue;
+    }
+    std::ostringstream os;
+    if (c.writers & ~me) {
+      os << "LDS race: wave " << w.id << " writes byte " << c.addr << " that wave " << __builtin_ctz(c.writers & ~me)
+         << " wrote a different value to (at 0x" << std::hex << g.writer_pc[c.addr] << std::dec
+         << ") since the last s_barrier";
+    } else {
+      os << "LDS race: wave " << w.id << " writes byte " << c.addr << " that wave " << __builtin_ctz(c.readers)
+         << " read since the last s_barrier";
+    }
+    warn("LDS race", os.str());
+    g.writers[c.addr] = me;
+    g.writer_pc[c.addr] = in->addr;
+  }
+  contested.clear();
 }
 
 uint8_t* Exec::scratch_ptr(int lane, uint64_t off, uint32_t bytes) {
@@ -954,7 +1003,12 @@ void Exec::ds() {
       LANES if ((exec >> l) & 1) {
         // atomics are exempt from the race check: go around lds_ptr's shadow
         const uint64_t at = uint32_t(av[l] + off);
-        if (at + 4 > L.lds_allocated) die("LDS atomic outside the workgroup's LDS");
+        if (at + 4 > L.lds_allocated) {
+          warn("LDS outside the allocation", "LDS atomic at " + std::to_string(at) + " past the workgroup's " +
+                                                 std::to_string(L.lds_allocated) + " bytes: dropped as on gfx942");
+          if (rtn) w.v[dst - 256][l] = 0;
+          continue;
+        }
         uint32_t old, v = w.v[d0 - 256][l], n;
         memcpy(&old, g.lds.data() + at, 4);
         switch (i.op) {
@@ -1683,6 +1737,7 @@ void Exec::run(uint64_t budget) {
         }
         if (taken) {
           if (i.target < 0) die("branch to an address that is not an instruction");
+          if (i.target <= w.pc) count_loop_iteration();
           next = i.target;
         }
         break;
@@ -1698,6 +1753,7 @@ void Exec::run(uint64_t budget) {
       case F_FLAT: case F_GLOBAL: case F_SCRATCH: case F_MUBUF: vmem(); break;
       default: die("instruction format not implemented");
     }
+    if (!contested.empty()) settle_lds_writes();
     if (trace && w.id == 0) {
       fprintf(stderr, "%6llx %-28s", (unsigned long long)i.addr, i.name);
       if (i.dst != 0xffff && i.dst >= 256 && i.dst < 768) fprintf(stderr, " d=%08x %08x", w.v[i.dst - 256][0], w.v[i.dst - 256][1]);
@@ -1730,6 +1786,8 @@ void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L) {
   w.scc = false;
   w.pc = k.first;
   w.done = w.at_barrier = false;
+  w.loop_pc = -1;
+  w.loop_count = 0;
   w.id = index;
   w.vm_issued = w.vm_done = w.lgkm_issued = w.lgkm_done = w.smem_last = w.smem_done = 0;
   // MODE from compute_pgm_rsrc1: FLOAT_ROUND_MODE_32/16_64 [15:12], FLOAT_DENORM_MODE_32/16_64 [19:16]

@@ -21,6 +21,7 @@ Stats g_stats;
 int g_threads = 0;
 std::unique_ptr<Hardware> g_hardware;  // set: launches are timed
 std::vector<KernelTiming> g_timings;
+double g_device_us = 0;  // the simulated device clock: timed kernel time so far
 
 int thread_count() {
   if (g_threads > 0) return g_threads;
@@ -52,6 +53,11 @@ void reset_stats() {
 }
 
 void set_threads(int threads) { g_threads = threads; }
+
+double simulated_device_us() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_hardware ? g_device_us : -1.0;
+}
 
 void set_timing(const Hardware* hardware) {
   std::lock_guard<std::mutex> lock(g_mutex);
@@ -97,7 +103,7 @@ void fill_kernargs(uint8_t* ka, const KernelInfo& k, Dim3 grid, Dim3 block, void
 
 void clear_race_shadow(Workgroup& g, const Launch& L) {
   if (!L.check_races) return;
-  std::fill(g.writer.begin(), g.writer.end(), 0);
+  std::fill(g.writers.begin(), g.writers.end(), 0);
   std::fill(g.readers.begin(), g.readers.end(), 0);
 }
 
@@ -124,7 +130,7 @@ void release_barrier(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, co
 void size_workgroup(Workgroup& g, const Launch& L) {
   g.lds.assign(std::max<uint32_t>(L.lds_allocated, 4), 0);
   if (L.check_races) {
-    g.writer.assign(g.lds.size(), 0);
+    g.writers.assign(g.lds.size(), 0);
     g.readers.assign(g.lds.size(), 0);
     g.writer_pc.assign(g.lds.size(), 0);
   }
@@ -229,6 +235,7 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
     std::lock_guard<std::mutex> lock(g_mutex);
     g_stats.launches += 1;
     g_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g_device_us += timing.kernel_us;
     g_timings.push_back(std::move(timing));
     return;
   }

@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "occupancy.h"
 #include "wave.h"
 
 namespace isa::detail {
@@ -95,6 +96,7 @@ struct PerInst {
 class CuModel {
  public:
   CuModel(const Launch& L, const Hardware& hw) : L_(L), hw_(hw), insts_(L.co->insts) {
+    for (const auto& m : machine::kMfmaCycles) mfma_cycles_[m.mnemonic] = m.cycles;
     for (auto& [name, cycles] : hw.mfma_cycles) mfma_cycles_[name] = cycles;
   }
 
@@ -121,7 +123,7 @@ class CuModel {
   std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
   AccessLog log_;
-  int next_simd_ = 0;
+  std::array<int, kSimds> resident_{};  // waves resident per SIMD
 
   void admit(Group& grp, uint64_t id, double now);
   bool try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& used);
@@ -241,8 +243,10 @@ void CuModel::admit(Group& grp, uint64_t id, double now) {
     tw.w = w.get();
     tw.w->log = &log_;
     tw.group = group_index;
-    tw.simd = next_simd_;
-    next_simd_ = (next_simd_ + 1) % kSimds;
+    // The dispatcher puts each wave on the SIMD holding the fewest waves (occupancy.h
+    // guarantees room for the whole workgroup).
+    tw.simd = int(std::min_element(resident_.begin(), resident_.end()) - resident_.begin());
+    ++resident_[size_t(tw.simd)];
     tw.ready = now + hw_.workgroup_launch_cycles;
     grp.timed.push_back(int(waves_.size()));
     waves_.push_back(std::move(tw));
@@ -415,6 +419,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
       if (live == 0) {
         grp.active = false;
         end = now;
+        for (int index : grp.timed) --resident_[size_t(waves_[size_t(index)].simd)];
         for (auto& w : grp.waves) w->log = nullptr;
         if (next_id < ids.size()) admit(grp, ids[next_id++], now);
       } else if (waiting == live) {
@@ -432,22 +437,6 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
   return end + 1;
 }
 
-// Workgroups per CU: whole workgroups whose waves fit the SIMDs' registers and wave slots,
-// and the CU's LDS (CDNA3: 512 unified VGPRs per lane per SIMD in granules of 8, AGPRs after
-// the arch VGPRs rounded to 4; LDS in 512-byte granules; eval/isa/occupancy.py's rules).
-uint32_t workgroups_per_cu(const Launch& L, const Hardware& hw, uint32_t waves_per_group) {
-  const KernelInfo& k = *L.k;
-  auto round_up = [](uint32_t v, uint32_t g) { return (v + g - 1) / g * g; };
-  const uint32_t vgprs = k.agpr_count == 0 ? round_up(std::max<uint32_t>(k.vgpr_count, 1), 8)
-                                           : round_up(round_up(k.vgpr_count, 4) + k.agpr_count, 8);
-  uint32_t waves_per_simd = std::min(hw.max_waves_per_simd, hw.vgprs_per_lane / vgprs);
-  if (k.sgpr_count > 100) waves_per_simd = std::min<uint32_t>(waves_per_simd, 7);
-  const uint32_t per_simd = (waves_per_group + kSimds - 1) / kSimds;
-  uint32_t groups = waves_per_simd / per_simd;
-  if (L.lds_allocated) groups = std::min(groups, hw.lds_bytes_per_cu / L.lds_allocated);
-  return groups;
-}
-
 }  // namespace
 
 KernelTiming time_launch(const Launch& L, const Hardware& hw) {
@@ -457,9 +446,16 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   t.block = L.block;
   t.workgroups = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
   t.waves_per_workgroup = (L.block.x * L.block.y * L.block.z + 63) / 64;
-  t.workgroups_per_cu = workgroups_per_cu(L, hw, t.waves_per_workgroup);
+  // The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
+  const uint32_t unified_vgprs = ((L.k->rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
+  const machine::Occupancy occ =
+      machine::occupancy(unified_vgprs, L.k->sgpr_count, L.lds_bytes, L.block.x * L.block.y * L.block.z);
+  t.workgroups_per_cu = occ.workgroups_per_cu;
+  t.occupancy_limiter = machine::limiter_name(occ.limiter);
   if (t.workgroups_per_cu == 0)
-    throw Fault(L.k->symbol + ": a workgroup does not fit one CU (registers or LDS); it cannot launch on MI300X");
+    throw Fault(L.k->symbol + ": a workgroup of " + std::to_string(unified_vgprs) + " VGPRs per lane, " +
+                std::to_string(L.lds_bytes) + " bytes of LDS and " + std::to_string(t.waves_per_workgroup) +
+                " waves does not fit one CU (" + t.occupancy_limiter + "); it cannot launch on MI300X");
   // The busiest CU: the first of XCD 0, dealt ids 0, CUs, 2 CUs, ...
   std::vector<uint64_t> ids;
   for (uint64_t id = 0; id < t.workgroups; id += hw.cus) ids.push_back(id);

@@ -75,18 +75,22 @@ struct Wave {
   std::vector<uint8_t> scratch;  // lane-major private memory
   uint32_t private_bytes = 0;
   uint64_t instructions = 0, mfmas = 0;
+  int32_t loop_pc = -1;     // the backward branch last taken, and how often in a row (spin waits)
+  uint64_t loop_count = 0;
   double mfma_seconds = 0;
   AccessLog* log = nullptr;  // set while timed: memory accesses are recorded there
   uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }
   bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done || smem_last != smem_done; }
 };
 
-// LDS of one workgroup and its race shadow (per byte: last writer wave + 1, reader waves mask).
+// LDS of one workgroup and its race shadow since the last barrier, per byte: the waves that
+// wrote its current value (more than one only when they wrote the same value) and the waves
+// that read it (masks: a workgroup has at most 16 waves).
 struct Workgroup {
   uint32_t id[3] = {0, 0, 0};
   uint32_t linear = 0;
   std::vector<uint8_t> lds;
-  std::vector<uint8_t> writer;
+  std::vector<uint16_t> writers;
   std::vector<uint16_t> readers;
   std::vector<uint64_t> writer_pc;
 };
@@ -115,5 +119,7 @@ void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L);
 KernelTiming time_launch(const Launch& L, const Hardware& hw);
 
 [[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what);
+// A diagnostic of `kind` at `in` (engine.h): a Fault in strict mode, else kept once per site.
+void diagnose(const Launch& L, const Inst& in, const char* kind, const std::string& what);
 
 }  // namespace isa::detail

@@ -12,17 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "mi300x.h"
 #include "runtime.h"
 
 namespace isa_rt {
 namespace {
 
-// NOTE: MI300X (gfx942) facts: 304 CUs (8 XCDs x 38), wave64, 64 KiB LDS per workgroup,
-// 1024 work-items per workgroup, 2100 MHz peak engine clock, 192 GB HBM3 (8192-bit bus).
-constexpr int kComputeUnits = 304;
-constexpr int kWaveSize = 64;
-constexpr size_t kLdsBytes = 64 * 1024;
-constexpr int kMaxBlock = 1024;
+// The MI300X's facts come from machine/mi300x.yaml (through the generated mi300x.h).
+constexpr int kComputeUnits = int(machine::kCus);
+constexpr int kWaveSize = int(machine::kWaveSize);
+constexpr size_t kLdsBytes = machine::kLdsBytesPerCu;
+constexpr int kMaxBlock = int(machine::kMaxWorkgroupSize);
 
 thread_local hipError_t last_error = hipSuccess;
 thread_local std::string last_message;
@@ -36,6 +36,7 @@ thread_local std::vector<CallConfiguration> configurations;
 
 struct Event {
   std::chrono::steady_clock::time_point at{};
+  double device_us = -1;  // the simulated device clock when timing is on (isa::simulated_device_us)
   bool recorded = false;
 };
 struct Stream {};
@@ -43,26 +44,26 @@ struct Stream {};
 hipDeviceProp_t mi300x_properties() {
   hipDeviceProp_t p{};
   std::strncpy(p.name, "AMD Instinct MI300X (simulated by the ISA engine)", sizeof p.name - 1);
-  std::strncpy(p.gcnArchName, "gfx942:sramecc+:xnack-", sizeof p.gcnArchName - 1);
+  std::strncpy(p.gcnArchName, machine::kGcnArchName, sizeof p.gcnArchName - 1);
   p.gcnArch = 942;
-  p.totalGlobalMem = size_t{192} << 30;
+  p.totalGlobalMem = machine::kHbmBytes;
   p.sharedMemPerBlock = kLdsBytes;
   p.maxSharedMemoryPerMultiProcessor = kLdsBytes;
-  p.regsPerBlock = 512 * kWaveSize;  // NOTE: 512 VGPRs (arch + acc) per lane at one wave per SIMD
+  p.regsPerBlock = int(machine::kReportedRegsPerBlock);
   p.warpSize = kWaveSize;
   p.maxThreadsPerBlock = isa_rt::kMaxBlock;
   p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsDim[2] = isa_rt::kMaxBlock;
   p.maxGridSize[0] = 2147483647;
   p.maxGridSize[1] = p.maxGridSize[2] = 65536;
-  p.clockRate = 2100000;
-  p.memoryClockRate = 1300000;
-  p.memoryBusWidth = 8192;
+  p.clockRate = int(machine::kClockGhz * 1e6);  // kHz
+  p.memoryClockRate = int(machine::kReportedMemoryClockKhz);
+  p.memoryBusWidth = int(machine::kMemoryBusBits);
   p.totalConstMem = size_t{2} << 30;
   p.major = 9;
   p.minor = 4;
   p.multiProcessorCount = kComputeUnits;
-  p.l2CacheSize = 4 << 20;  // NOTE: per XCD
-  p.maxThreadsPerMultiProcessor = 2048;
+  p.l2CacheSize = int(machine::kL2BytesPerXcd);  // NOTE: per XCD
+  p.maxThreadsPerMultiProcessor = int(machine::kMaxThreadsPerCu);
   p.clockInstructionRate = 100000;  // NOTE: s_memrealtime runs at 100 MHz
   p.concurrentKernels = 1;
   p.cooperativeLaunch = 1;
@@ -383,6 +384,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t) {
   if (event == nullptr) return fail(hipErrorInvalidResourceHandle);
   auto* e = reinterpret_cast<isa_rt::Event*>(event);
   e->at = std::chrono::steady_clock::now();
+  e->device_us = isa::simulated_device_us();
   e->recorded = true;
   return hipSuccess;
 }
@@ -395,12 +397,18 @@ hipError_t hipEventQuery(hipEvent_t event) {
   return event == nullptr ? fail(hipErrorInvalidResourceHandle) : hipSuccess;
 }
 
-// Host wall-clock milliseconds between two records: the engine's own run time, not MI300X's.
+// Milliseconds between two records: the simulated MI300X's kernel time when both were recorded
+// while the predictor timed the launches, else the host's wall clock (the engine's own run
+// time, not MI300X's).
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   if (ms == nullptr || start == nullptr || stop == nullptr) return fail(hipErrorInvalidValue);
   const auto* a = reinterpret_cast<isa_rt::Event*>(start);
   const auto* b = reinterpret_cast<isa_rt::Event*>(stop);
   if (!a->recorded || !b->recorded) return fail(hipErrorInvalidResourceHandle, "hipEventElapsedTime: event not recorded");
+  if (a->device_us >= 0 && b->device_us >= 0) {
+    *ms = float((b->device_us - a->device_us) / 1000.0);
+    return hipSuccess;
+  }
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
   return hipSuccess;
 }

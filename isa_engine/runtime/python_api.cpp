@@ -94,6 +94,29 @@ size_t isa_rt_take_fault(char* out, size_t size) {
 
 uint64_t isa_rt_launch_count() { return isa_rt::launches.load(); }
 
+// The diagnostics since the last call, one per line: kind, kernel, count and message separated
+// by tabs. Returns the text's full length; when `size` is too small nothing is consumed and the
+// caller asks again with room for that length.
+size_t isa_rt_take_diagnostics(char* out, size_t size) {
+  static std::mutex mutex;
+  static std::string pending;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const isa::Diagnostic& d : isa::take_diagnostics()) {
+    std::string message = d.message;
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    pending += d.kind + "\t" + d.kernel + "\t" + std::to_string(d.count) + "\t" + message + "\n";
+  }
+  const size_t length = pending.size();
+  if (length < size) {
+    std::memcpy(out, pending.data(), length);
+    out[length] = '\0';
+    pending.clear();
+  }
+  return length;
+}
+
+void isa_rt_set_strict(int strict) { isa::set_strict(strict != 0); }
+
 // Idempotent. Priority above torch's defaults so later SetCPUAllocator calls of lower
 // priority do not undo it.
 void isa_rt_install_allocator() {

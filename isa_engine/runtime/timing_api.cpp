@@ -20,8 +20,7 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
       {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
       {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
   const std::map<std::string, uint32_t*> counts = {
-      {"cus", &hw.cus}, {"xcds", &hw.xcds}, {"max_waves_per_simd", &hw.max_waves_per_simd},
-      {"vgprs_per_lane", &hw.vgprs_per_lane}, {"lds_bytes_per_cu", &hw.lds_bytes_per_cu}, {"lds_banks", &hw.lds_banks},
+      {"cus", &hw.cus}, {"xcds", &hw.xcds}, {"lds_banks", &hw.lds_banks},
       {"l1_bytes", &hw.l1_bytes}, {"l1_line_bytes", &hw.l1_line_bytes}};
   if (key.rfind("mfma.", 0) == 0) {
     hw.mfma_cycles.emplace_back(key.substr(5), value);
@@ -54,7 +53,8 @@ std::string to_json(const std::vector<isa::KernelTiming>& timings) {
     os << (n ? "," : "") << "{\"symbol\":" << quoted(t.symbol) << ",\"grid\":[" << t.grid.x << "," << t.grid.y << ","
        << t.grid.z << "],\"block\":[" << t.block.x << "," << t.block.y << "," << t.block.z
        << "],\"workgroups\":" << t.workgroups << ",\"waves_per_workgroup\":" << t.waves_per_workgroup
-       << ",\"workgroups_per_cu\":" << t.workgroups_per_cu << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
+       << ",\"workgroups_per_cu\":" << t.workgroups_per_cu
+       << ",\"occupancy_limiter\":" << quoted(t.occupancy_limiter) << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
        << ",\"cu_cycles\":" << t.cu_cycles << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
        << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"kernel_us\":" << t.kernel_us
        << ",\"bytes_requested\":" << t.bytes_requested << ",\"footprint_bytes\":" << t.footprint_bytes

@@ -31,12 +31,11 @@ def _digest(paths: list[Path], extra: str = "") -> str:
 
 def build_library() -> Path:
     sources = [*core.sources(), HERE / "capi.cpp"]
-    headers = sorted(core.CORE_DIR.glob("*.h"))
-    out = CACHE / f"libisa_test-{_digest(sources + headers)}.so"
+    out = CACHE / f"libisa_test-{_digest(sources + core.headers())}.so"
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["nice", "g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", f"-I{core.include_dir()}",
+        subprocess.run(["nice", "g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", *(f"-I{d}" for d in core.include_dirs()),
                         *map(str, sources), "-o", str(tmp)], check=True)
         tmp.replace(out)
     return out
@@ -85,6 +84,7 @@ class Engine:
         lib.isa_test_disasm.argtypes = [ctypes.c_void_p]
         lib.isa_test_note.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_char_p]
         lib.isa_test_forget.argtypes = [ctypes.c_void_p]
+        lib.isa_test_diagnostics.restype = ctypes.c_char_p
         self.lib = lib
         self._objects: dict[Path, int] = {}
 
@@ -99,12 +99,14 @@ class Engine:
     def kernels(self, handle: int) -> list[str]:
         return self.lib.isa_test_kernels(handle).decode().split()
 
-    def disasm(self, handle: int) -> list[tuple[int, int, bool, str]]:
-        """(address, size in bytes, semantics implemented, table mnemonic) of every instruction."""
+    def disasm(self, handle: int) -> list[tuple[int, int, bool, str, tuple[str, ...]]]:
+        """(address, size in bytes, semantics implemented, table mnemonic, register operands) of
+        every instruction; operands as the decoder unpacked them, in llvm-objdump's order: "s4",
+        "v7", "a0" (a register range by its first register; VCC, M0, EXEC as SGPRs at their codes)."""
         rows = []
         for line in self.lib.isa_test_disasm(handle).decode().splitlines():
-            addr, size, known, name = line.split()
-            rows.append((int(addr, 16), int(size), known == "1", name))
+            addr, size, known, name, *operands = line.split()
+            rows.append((int(addr, 16), int(size), known == "1", name, tuple(operands)))
         return rows
 
     def launch(self, handle: int, symbol: str, grid, block, args: list[ctypes.Structure | ctypes._SimpleCData],
@@ -125,6 +127,17 @@ class Engine:
 
     def threads(self, n: int) -> None:
         self.lib.isa_test_threads(n)
+
+    def strict(self, on: bool) -> None:
+        self.lib.isa_test_strict(int(on))
+
+    def diagnostics(self) -> list[tuple[str, int, str]]:
+        """(kind, count, message) of each diagnostic site since the last call."""
+        rows = []
+        for line in self.lib.isa_test_diagnostics().decode().splitlines():
+            kind, count, message = line.split("\t", 2)
+            rows.append((kind, int(count), message))
+        return rows
 
     def stats(self) -> dict:
         counts = (ctypes.c_ulonglong * 5)()

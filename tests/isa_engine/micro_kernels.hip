@@ -73,6 +73,25 @@ extern "C" __global__ void lds_race(const int* in, int* out) {
   out[t] = buf[255 - t];
 }
 
+// Every wave writes the same value to word 0 between barriers (benign: the same bytes either
+// way), then each reads it back; `differ` makes wave w write w instead (a race).
+extern "C" __global__ void same_value_writes(int* out, int differ) {
+  __shared__ int word[1];
+  const int wave = threadIdx.x / 64;
+  if (threadIdx.x % 64 == 0) word[0] = differ ? wave : 42;
+  __syncthreads();
+  out[threadIdx.x] = word[0];
+}
+
+// Reads LDS `past` dwords beyond a 512-byte array (one granule): gfx942 returns 0 there.
+extern "C" __global__ void lds_read_past(int* out, int past) {
+  __shared__ int tile[128];
+  tile[threadIdx.x] = threadIdx.x + 1;
+  tile[threadIdx.x + 64] = threadIdx.x + 65;
+  __syncthreads();
+  out[threadIdx.x] = ((volatile int*)tile)[threadIdx.x + past];
+}
+
 // A missing s_waitcnt: the load's destination is read before any wait (inline asm).
 extern "C" __global__ void missing_wait(const int* in, int* out) {
   int v;
@@ -174,11 +193,98 @@ extern "C" __global__ void buffer_to_lds(int* data, int* out) {
   out[t] = buf[63 - t];
 }
 
+// ---- AGPRs as operands ----------------------------------------------------------------------------
+// NOTE: on gfx90a+ the AGPRs a0..a255 are operands of more than MFMA: v_accvgpr_read/write/mov,
+// and the data and destination of DS, FLAT, GLOBAL, SCRATCH and MUBUF instructions (their acc
+// bit). Per lane t (one wave; see test_core.py for the expected values):
+//   out[8t+0..3] = x row 63-t      global_load_dwordx4 a, ds_write_b128 a, ds_read_b128 a, global_store_dwordx4 a
+//   out[8t+4]    = t + x[4t+3]     v_accvgpr_write, v_accvgpr_mov of a10 (v10 has a load outstanding), v_accvgpr_read
+//   out[8t+5]    = x[4t]           flat_load_dword a, ds_add_rtn_u32 with AGPR data and return, global_store_dword a
+//   out[8t+6]    = x[4t] + x[4t+1] ds_read_b32 a, buffer_store_dword a
+//   out[8t+7]    = x[4t+2]         buffer_load_dword a, scratch_store/scratch_load a, flat_store_dword a
+// and d[0] = A B + C with A, C, D in AGPRs, d[1] the same with B in AGPRs and C, D in VGPRs,
+// d[2] = A B into AGPRs (C = 0); A, B, C as in mfma_16x16x32.
+extern "C" __global__ void agpr_operands(const int* x, int* out, const uint8_t* a, const uint8_t* b, const float* c,
+                                         float* d) {
+  __shared__ int lds[256];
+  volatile int slot[2];  // 8 bytes of scratch per lane (see scratch_offset_only)
+  slot[threadIdx.x & 1] = 0;
+  const int t = threadIdx.x;
+  const int mine = int(size_t(lds)) + 16 * t, theirs = int(size_t(lds)) + 16 * (63 - t);
+  __amdgpu_buffer_rsrc_t rx = __builtin_amdgcn_make_buffer_rsrc(const_cast<int*>(x), 0, 256 * 4, 0x00020000);
+  __amdgpu_buffer_rsrc_t ro = __builtin_amdgcn_make_buffer_rsrc(out, 0, 512 * 4, 0x00020000);
+  asm volatile(
+      "global_load_dwordx4 a[4:7], %[x], off\n\t"
+      "v_accvgpr_write_b32 a10, %[t]\n\t"
+      "s_waitcnt vmcnt(0)\n\t"
+      "ds_write_b128 %[mine], a[4:7]\n\t"
+      "s_waitcnt lgkmcnt(0)\n\t"
+      "ds_read_b128 a[0:3], %[theirs]\n\t"
+      "flat_load_dword a8, %[x] offset:4\n\t"
+      "s_waitcnt vmcnt(0) lgkmcnt(0)\n\t"
+      "global_store_dwordx4 %[out], a[0:3], off\n\t"
+      "ds_add_rtn_u32 a9, %[mine], a8\n\t"
+      "global_load_dword v10, %[x], off offset:12\n\t"
+      "v_accvgpr_mov_b32 a11, a10\n\t"
+      "s_waitcnt vmcnt(0) lgkmcnt(0)\n\t"
+      "v_accvgpr_read_b32 v11, a11\n\t"
+      "v_add_u32 v11, v11, v10\n\t"
+      "v_accvgpr_write_b32 a12, v11\n\t"
+      "global_store_dword %[out], a12, off offset:16\n\t"
+      "global_store_dword %[out], a9, off offset:20\n\t"
+      "ds_read_b32 a13, %[mine]\n\t"
+      "buffer_load_dword a14, %[x_at], %[rx], 0 offen offset:8\n\t"
+      "s_waitcnt vmcnt(0) lgkmcnt(0)\n\t"
+      "buffer_store_dword a13, %[out_at], %[ro], 0 offen offset:24\n\t"
+      "scratch_store_dword off, a14, off offset:4\n\t"
+      "s_waitcnt vmcnt(0)\n\t"
+      "scratch_load_dword a15, off, off offset:4\n\t"
+      "s_waitcnt vmcnt(0)\n\t"
+      "flat_store_dword %[out], a15 offset:28\n\t"
+      "s_waitcnt vmcnt(0)"
+      :
+      : [x] "v"(x + 4 * t), [out] "v"(out + 8 * t), [t] "v"(t), [mine] "v"(mine), [theirs] "v"(theirs),
+        [x_at] "v"(16 * t), [out_at] "v"(32 * t), [rx] "s"(rx), [ro] "s"(ro)
+      : "memory", "v10", "v11", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12",
+        "a13", "a14", "a15");
+  long av = 0, bv = 0;
+  for (int e = 0; e < 8; ++e) {
+    int k = 8 * (t / 16) + e;
+    av |= long(a[(t % 16) * 32 + k]) << (8 * e);
+    bv |= long(b[k * 16 + t % 16]) << (8 * e);
+  }
+  floatx4 cv;
+  for (int g = 0; g < 4; ++g) cv[g] = c[(4 * (t / 16) + g) * 16 + t % 16];
+  floatx4 in_agprs = cv, in_vgprs = cv, no_c;
+  // NOTE: s_nop: the hardware reads an MFMA's result only after its passes (the engine needs none)
+  asm volatile("v_mfma_f32_16x16x32_fp8_fp8 %0, %1, %2, %0\n\ts_nop 7\n\ts_nop 7\n\ts_nop 2"
+               : "+a"(in_agprs) : "a"(av), "v"(bv));
+  asm volatile("v_mfma_f32_16x16x32_fp8_fp8 %0, %1, %2, %0\n\ts_nop 7\n\ts_nop 7\n\ts_nop 2"
+               : "+v"(in_vgprs) : "v"(av), "a"(bv));
+  asm volatile("v_mfma_f32_16x16x32_fp8_fp8 %0, %1, %2, 0\n\ts_nop 7\n\ts_nop 7\n\ts_nop 2"
+               : "=a"(no_c) : "v"(av), "v"(bv));
+  for (int g = 0; g < 4; ++g) {
+    const int at = (4 * (t / 16) + g) * 16 + t % 16;
+    d[at] = in_agprs[g];
+    d[256 + at] = in_vgprs[g];
+    d[512 + at] = no_c[g];
+  }
+}
+
+// An AGPR read while its load is outstanding (a missing s_waitcnt, named by its AGPR).
+extern "C" __global__ void agpr_missing_wait(const int* in, int* out) {
+  int v;
+  asm volatile("global_load_dword a3, %1, off\n\tv_accvgpr_read_b32 %0, a3\n\ts_waitcnt vmcnt(0)"
+               : "=v"(v) : "v"(in + threadIdx.x) : "memory", "a3");
+  out[threadIdx.x] = v;
+}
+
 // ---- matrix instructions: register images in and out -------------------------------------------
 // Dword r of an operand in lane l lives at [r * 64 + l] of its image. The test places matrix
 // elements with the calculator's layouts and reads D back the same way; one kernel per
 // instruction and modifier set (CBSZ/ABID/BLGP must be constants). Kernel names:
-// <instruction>_c<CBSZ>a<ABID>b<BLGP> (SMFMAC: no BLGP; its index VGPR comes from `index`).
+// <instruction>_c<CBSZ>a<ABID>b<BLGP> (SMFMAC: BLGP 0; its index VGPR comes from `index`), and
+// _agpr / _vgpr after it where inline asm pins the operands to one register file.
 typedef float v2f __attribute__((__vector_size__(2 * sizeof(float))));
 typedef float v4f __attribute__((__vector_size__(4 * sizeof(float))));
 typedef float v16f __attribute__((__vector_size__(16 * sizeof(float))));
@@ -207,19 +313,36 @@ __device__ void store_image(uint32_t* image, T value) {
   for (int r = 0; r < int(sizeof(T) / 4); ++r) image[r * 64 + threadIdx.x] = words[r];
 }
 
-#define MATRIX_KERNEL(INST, CBSZ, ABID, BLGP, TA, TB, TC, CALL)                                          \
-  extern "C" __global__ void INST##_c##CBSZ##a##ABID##b##BLGP(const uint32_t* a, const uint32_t* b,      \
-                                                              const uint32_t* c, const uint32_t* index,  \
-                                                              uint32_t* d) {                             \
-    const TA av = load_image<TA>(a);                                                                     \
-    const TB bv = load_image<TB>(b);                                                                     \
-    const TC cv = load_image<TC>(c);                                                                     \
-    store_image(d, CALL);                                                                                \
+#define MATRIX_KERNEL(NAME, TA, TB, TC, RESULT)                                                               \
+  extern "C" __global__ void NAME(const uint32_t* a, const uint32_t* b, const uint32_t* c,                    \
+                                  const uint32_t* index, uint32_t* d) {                                       \
+    const TA av = load_image<TA>(a);                                                                          \
+    const TB bv = load_image<TB>(b);                                                                          \
+    const TC cv = load_image<TC>(c);                                                                          \
+    store_image(d, RESULT);                                                                                   \
   }
-#define DENSE(INST, CBSZ, ABID, BLGP, TA, TC, BUILTIN) \
-  MATRIX_KERNEL(INST, CBSZ, ABID, BLGP, TA, TA, TC, BUILTIN(av, bv, cv, CBSZ, ABID, BLGP))
-#define SPARSE(INST, CBSZ, ABID, TA, TB, TC, BUILTIN) \
-  MATRIX_KERNEL(INST, CBSZ, ABID, 0, TA, TB, TC, BUILTIN(av, bv, cv, int(index[threadIdx.x]), CBSZ, ABID))
+#define DENSE(INST, CBSZ, ABID, BLGP, TA, TC, BUILTIN)                                                        \
+  MATRIX_KERNEL(INST##_c##CBSZ##a##ABID##b##BLGP, TA, TA, TC, BUILTIN(av, bv, cv, CBSZ, ABID, BLGP))
+#define SPARSE(INST, CBSZ, ABID, TA, TB, TC, BUILTIN)                                                         \
+  MATRIX_KERNEL(INST##_c##CBSZ##a##ABID##b0, TA, TB, TC,                                                      \
+                BUILTIN(av, bv, cv, int(index[threadIdx.x]), CBSZ, ABID))
+// The same instructions in inline asm with their operands in one register file, FILE = a or v
+// (kernel name ..._agpr or ..._vgpr): with a, C and D are AGPRs (ACC_CD) and so are A and B
+// (the acc bits); SMFMAC's index is a VGPR either way. NOTE: the s_nops stand for the hardware's
+// wait before an MFMA's result is read; the engine needs none.
+#define MFMA_ASM(INST, MODIFIERS, FILE, TC, ...)                                                              \
+  ({                                                                                                          \
+    TC acc = cv;                                                                                              \
+    asm volatile(#INST " %0, %1, %2, %3 " MODIFIERS "\n\ts_nop 7\n\ts_nop 7\n\ts_nop 7"                       \
+                 : "+" #FILE(acc) : #FILE(av), #FILE(bv), __VA_ARGS__);                                       \
+    acc;                                                                                                      \
+  })
+#define DENSE_ASM(INST, CBSZ, ABID, BLGP, FILE, TA, TC)                                                       \
+  MATRIX_KERNEL(INST##_c##CBSZ##a##ABID##b##BLGP##_##FILE##gpr, TA, TA, TC,                                   \
+                MFMA_ASM(INST, "cbsz:" #CBSZ " abid:" #ABID " blgp:" #BLGP, FILE, TC, #FILE(cv)))
+#define SPARSE_ASM(INST, CBSZ, ABID, FILE, TA, TB, TC)                                                        \
+  MATRIX_KERNEL(INST##_c##CBSZ##a##ABID##b0_##FILE##gpr, TA, TB, TC,                                          \
+                MFMA_ASM(INST, "cbsz:" #CBSZ " abid:" #ABID, FILE, TC, "v"(int(index[threadIdx.x]))))
 
 DENSE(v_mfma_f32_32x32x1_2b_f32, 0, 0, 0, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32)
 DENSE(v_mfma_f32_32x32x1_2b_f32, 1, 1, 3, float, v32f, __builtin_amdgcn_mfma_f32_32x32x1f32)
@@ -253,6 +376,13 @@ SPARSE(v_smfmac_f32_16x16x64_bf8_fp8, 0, 0, v2i, v4i, v4f, __builtin_amdgcn_smfm
 SPARSE(v_smfmac_f32_32x32x32_fp8_fp8, 0, 1, v2i, v4i, v16f, __builtin_amdgcn_smfmac_f32_32x32x32_fp8_fp8)
 SPARSE(v_smfmac_i32_16x16x64_i8, 0, 0, v2i, v4i, v4i, __builtin_amdgcn_smfmac_i32_16x16x64_i8)
 SPARSE(v_smfmac_i32_32x32x32_i8, 0, 1, v2i, v4i, v16i, __builtin_amdgcn_smfmac_i32_32x32x32_i8)
+DENSE_ASM(v_mfma_f32_16x16x32_fp8_fp8, 0, 0, 0, a, long, v4f)
+DENSE_ASM(v_mfma_f32_16x16x32_fp8_fp8, 0, 0, 0, v, long, v4f)
+DENSE_ASM(v_mfma_f32_32x32x1_2b_f32, 1, 1, 3, a, float, v32f)
+DENSE_ASM(v_mfma_i32_16x16x4_4b_i8, 0, 0, 0, a, int, v16i)
+SPARSE_ASM(v_smfmac_f32_16x16x64_fp8_fp8, 0, 1, a, v2i, v4i, v4f)
+SPARSE_ASM(v_smfmac_f32_16x16x64_fp8_fp8, 0, 1, v, v2i, v4i, v4f)
+SPARSE_ASM(v_smfmac_f32_32x32x16_f16, 0, 0, a, v4h, v8h, v16f)
 // A broadcast to 2^3 blocks of an instruction with 4: undefined on gfx942, the engine faults.
-MATRIX_KERNEL(v_mfma_f32_16x16x1_4b_f32, 3, 0, 0, float, float, v16f,
+MATRIX_KERNEL(v_mfma_f32_16x16x1_4b_f32_c3a0b0, float, float, v16f,
               __builtin_amdgcn_mfma_f32_16x16x1f32(av, bv, cv, 3, 0, 0))

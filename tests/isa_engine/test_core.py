@@ -39,14 +39,36 @@ def test_generated_tables_are_current():
     assert done.returncode == 0
 
 
-def _objdump(path: Path) -> dict[int, str]:
+# Scalar registers llvm-objdump names, at their operand codes.
+_NAMED_SGPRS = {"flat_scratch": 102, "flat_scratch_lo": 102, "flat_scratch_hi": 103, "xnack_mask": 104,
+                "xnack_mask_lo": 104, "xnack_mask_hi": 105, "vcc": 106, "vcc_lo": 106, "vcc_hi": 107, "m0": 124,
+                "exec": 126, "exec_lo": 126, "exec_hi": 127}
+_REGISTER = re.compile(r"\b(?:(s|v|a|ttmp)(?:(\d+)|\[(\d+):\d+\])(?!\w)|(" + "|".join(_NAMED_SGPRS) + r")\b)")
+
+
+def _registers(operands: str) -> tuple[str, ...]:
+    """The register operands of llvm-objdump's operand text as the decoder test names them: a
+    range by its first register, trap temporaries and named SGPRs by their operand codes."""
+    names = []
+    for kind, single, first, named in _REGISTER.findall(operands):
+        if named:
+            names.append(f"s{_NAMED_SGPRS[named]}")
+        elif kind == "ttmp":
+            names.append(f"s{108 + int(single or first)}")
+        else:
+            names.append(f"{kind}{single or first}")
+    return tuple(names)
+
+
+def _objdump(path: Path) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Address -> (mnemonic, register operands) of every instruction llvm-objdump-19 prints."""
     text = subprocess.run(["llvm-objdump-19", "-d", "--mcpu=gfx942", str(path)], capture_output=True, text=True,
                           check=True).stdout
     rows = {}
     for line in text.splitlines():
-        match = re.match(r"^\s+([a-z_0-9]+)\b.*//\s+([0-9A-F]+):", line)
+        match = re.match(r"^\s+([a-z_0-9]+)\b(.*?)//\s+([0-9A-F]+):", line)
         if match:
-            rows[int(match.group(2), 16)] = match.group(1)
+            rows[int(match.group(3), 16)] = (match.group(1), _registers(match.group(2)))
     return rows
 
 
@@ -56,17 +78,20 @@ def _base(name: str) -> str:
 
 @pytest.mark.parametrize("source", ["micro", *VARIANTS])
 def test_decoder_agrees_with_llvm_objdump(engine, source):
+    """Every instruction: its size, its mnemonic and its register operands (kind and number:
+    v7 vs a7 vs s7) as llvm-objdump-19 reads them."""
     path = (harness.compile_source(harness.HERE / "micro_kernels.hip") if source == "micro"
             else harness.compile_variant(source))
-    ours = {addr: (size, known, name) for addr, size, known, name in engine.disasm(engine.load(path))}
+    ours = {addr: row for addr, *row in engine.disasm(engine.load(path))}
     theirs = _objdump(path)
     assert theirs, "llvm-objdump printed no instructions"
-    for addr, mnemonic in theirs.items():
+    for addr, (mnemonic, operands) in theirs.items():
         assert addr in ours, f"0x{addr:x} {mnemonic}: no instruction decoded at this address (a size is wrong)"
-        size, known, name = ours[addr]
+        size, known, name, decoded = ours[addr]
         assert _base(mnemonic).startswith(_base(name)), f"0x{addr:x}: objdump {mnemonic}, decoder {name}"
         if mnemonic not in ("s_code_end", "v_sad_u8"):  # v_sad_u8: the unimplemented-instruction test's
             assert known, f"0x{addr:x} {mnemonic}: no semantics"
+        assert decoded == operands, f"0x{addr:x} {mnemonic}: objdump {' '.join(operands)}, decoder {' '.join(decoded)}"
 
 
 # ---- instruction semantics on micro kernels --------------------------------------------------
@@ -214,21 +239,108 @@ def test_fp8_conversion_selectors(engine, micro):
     assert torch.equal(packed[:, 1], (low | (low << 16)).int())
 
 
-# ---- memory-model checks: the engine rejects these with the right reason --------------------
-def test_lds_race_without_barrier_is_reported(engine, micro):
+def test_agpr_operands_of_memory_moves_and_mfma(engine, micro):
+    """AGPRs as data of every memory kind, v_accvgpr_read/write/mov, and MFMA with C and D in
+    AGPRs and in VGPRs (micro_kernels.hip's agpr_operands lists what each output went through)."""
+    gen = torch.Generator().manual_seed(8)
+    x = torch.randint(0, 1 << 20, (64, 4), dtype=torch.int32, generator=gen)
+    out = torch.zeros(64, 8, dtype=torch.int32)
+    a = torch.randint(0, 256, (16, 32), dtype=torch.uint8, generator=gen)
+    b = torch.randint(0, 256, (32, 16), dtype=torch.uint8, generator=gen)
+    a[a == 0x80] = 0
+    b[b == 0x80] = 0
+    c = torch.randint(-64, 64, (16, 16), generator=gen) / 8.0
+    d = torch.zeros(3, 16, 16)
+    engine.launch(micro, "agpr_operands", (1,), (64,), [ptr(x), ptr(out), ptr(a), ptr(b), ptr(c), ptr(d)])
+    t = torch.arange(64, dtype=torch.int32)
+    assert torch.equal(out[:, :4], x.flip(0))
+    assert torch.equal(out[:, 4], t + x[:, 3])
+    assert torch.equal(out[:, 5], x[:, 0])
+    assert torch.equal(out[:, 6], x[:, 0] + x[:, 1])
+    assert torch.equal(out[:, 7], x[:, 2])
+    fp8 = lambda m: m.view(torch.float8_e4m3fnuz).double()  # noqa: E731
+    product = fp8(a) @ fp8(b)
+    assert torch.equal(d[0], (product + c.double()).float())
+    assert torch.equal(d[1], (product + c.double()).float())
+    assert torch.equal(d[2], product.float())
+
+
+# ---- memory-model checks: diagnostics by default (the hardware runs on), faults when strict ---
+@pytest.fixture
+def strict(engine):
+    engine.strict(True)
+    yield
+    engine.strict(False)
+
+
+def diagnosed(engine, kind: str) -> list[tuple[int, str]]:
+    return [(count, message) for k, count, message in engine.diagnostics() if k == kind]
+
+
+def test_lds_race_without_barrier_is_a_diagnostic_and_the_kernel_runs_on(engine, micro):
+    x, out = torch.arange(256, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
+    engine.diagnostics()
+    engine.launch(micro, "lds_race", (1,), (256,), [ptr(x), ptr(out)])
+    (count, message), *_ = diagnosed(engine, "LDS race")
+    assert count >= 1 and re.search(r"LDS race: wave \d+ (reads|writes) byte \d+", message)
+
+
+def test_lds_race_fails_the_launch_when_strict(engine, micro, strict):
     x, out = torch.arange(256, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
     with pytest.raises(harness.EngineError, match=r"LDS race: wave \d+ (reads|writes) byte \d+"):
         engine.launch(micro, "lds_race", (1,), (256,), [ptr(x), ptr(out)])
 
 
-def test_missing_waitcnt_in_inline_asm_is_reported(engine, micro):
+def test_waves_writing_the_same_value_are_no_race(engine, micro):
+    out = torch.zeros(256, dtype=torch.int32)
+    engine.diagnostics()
+    engine.launch(micro, "same_value_writes", (1,), (256,), [ptr(out), ctypes.c_int(0)])
+    assert (out == 42).all() and not diagnosed(engine, "LDS race")
+    engine.launch(micro, "same_value_writes", (1,), (256,), [ptr(out), ctypes.c_int(1)])
+    assert diagnosed(engine, "LDS race")
+
+
+def test_lds_read_past_the_allocation_reads_zero_and_is_a_diagnostic(engine, micro):
+    path = harness.compile_source(harness.HERE / "micro_kernels.hip", flags=("-gline-tables-only",))
+    handle = engine.load(path)
+    out = torch.full((64,), -1, dtype=torch.int32)
+    engine.diagnostics()
+    engine.launch(handle, "lds_read_past", (1,), (64,), [ptr(out), ctypes.c_int(100)])
+    # dwords 100..127 are the array's; 128..163 lie past its 512-byte allocation
+    assert torch.equal(out[:28], torch.arange(101, 129, dtype=torch.int32)) and not out[28:].any()
+    line = next(i for i, text in enumerate((harness.HERE / "micro_kernels.hip").read_text().splitlines(), 1)
+                if "tile)[threadIdx.x + past]" in text)
+    ((count, message),) = diagnosed(engine, "LDS outside the allocation")
+    assert count == 36  # one per lane past it
+    assert "reads 0 as on gfx942" in message and f"micro_kernels.hip:{line}" in message
+
+
+def test_lds_read_past_the_allocation_fails_when_strict(engine, micro, strict):
+    out = torch.zeros(64, dtype=torch.int32)
+    with pytest.raises(harness.EngineError, match="past the workgroup's 512 bytes"):
+        engine.launch(micro, "lds_read_past", (1,), (64,), [ptr(out), ctypes.c_int(100)])
+
+
+def test_missing_waitcnt_in_inline_asm_is_a_diagnostic(engine, micro):
     x, out = torch.arange(64, dtype=torch.int32), torch.zeros(64, dtype=torch.int32)
-    with pytest.raises(harness.EngineError, match=r"missing s_waitcnt: v\d+ is read while its vmcnt load"
-                                                  r" is outstanding at v_add_u32_e64 \(0x[0-9a-f]+\)"):
-        engine.launch(micro, "missing_wait", (1,), (64,), [ptr(x), ptr(out)])
+    engine.diagnostics()
+    engine.launch(micro, "missing_wait", (1,), (64,), [ptr(x), ptr(out)])
+    assert torch.equal(out, x + 1)  # the engine's load has landed
+    ((count, message),) = diagnosed(engine, "missing s_waitcnt")
+    assert re.search(r"missing s_waitcnt: v\d+ is read while its vmcnt load is outstanding.* at "
+                     r"v_add_u32_e64 \(0x[0-9a-f]+\)", message)
 
 
-def test_fault_names_the_source_line_from_the_line_table(engine):
+@pytest.mark.parametrize("kernel,register,reader", [("missing_wait", r"v\d+", "v_add_u32_e64"),
+                                                    ("agpr_missing_wait", "a3", r"v_accvgpr_read(_b32)?")])
+def test_missing_waitcnt_fails_when_strict(engine, micro, strict, kernel, register, reader):
+    x, out = torch.arange(64, dtype=torch.int32), torch.zeros(64, dtype=torch.int32)
+    with pytest.raises(harness.EngineError, match=rf"missing s_waitcnt: {register} is read while its vmcnt load"
+                                                  rf" is outstanding.* at {reader} \(0x[0-9a-f]+\)"):
+        engine.launch(micro, kernel, (1,), (64,), [ptr(x), ptr(out)])
+
+
+def test_strict_diagnostic_names_the_source_line_from_the_line_table(engine, strict):
     path = harness.compile_source(harness.HERE / "micro_kernels.hip", flags=("-gline-tables-only",))
     handle = engine.load(path)
     x, out = torch.arange(64, dtype=torch.int32), torch.zeros(64, dtype=torch.int32)

@@ -25,10 +25,12 @@ from mfma_layout import Instruction  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("clang++-19") is None, reason="needs clang-19 for gfx942")
 
-# (instruction, cbsz, abid, blgp) of every matrix kernel in micro_kernels.hip
-KERNELS = [(name, int(cbsz), int(abid), int(blgp or 0)) for name, cbsz, abid, blgp in re.findall(
-    r"^(?:DENSE|SPARSE)\((v_\w+), (\d+), (\d+), (?:(\d+), )?", (harness.HERE / "micro_kernels.hip").read_text(),
-    re.MULTILINE)]
+# (instruction, cbsz, abid, blgp, register file) of every matrix kernel in micro_kernels.hip; the
+# register file ("a" or "v") of the *_ASM kernels' operands, "" where the compiler chooses
+KERNELS = [(name, int(cbsz), int(abid), int(blgp or 0), file) for name, cbsz, abid, blgp, file in re.findall(
+    r"^(?:DENSE|SPARSE)(?:_ASM)?\((v_\w+), (\d+), (\d+), (?:(\d+), )?(?:([av]), )?",
+    (harness.HERE / "micro_kernels.hip").read_text(), re.MULTILINE)]
+NAMES = [f"{name}_c{cbsz}a{abid}b{blgp}" + (f"_{file}gpr" if file else "") for name, cbsz, abid, blgp, file in KERNELS]
 
 
 # ---- values with exact sums, and their bits ----------------------------------------------------
@@ -147,10 +149,10 @@ def expected_d(ins: Instruction, c: np.ndarray, a: np.ndarray, b: np.ndarray) ->
     return exact.view(np.uint64)
 
 
-@pytest.mark.parametrize("name,cbsz,abid,blgp", KERNELS, ids=[f"{n}_c{c}a{a}b{b}" for n, c, a, b in KERNELS])
-def test_matrix_instruction_matches_numpy(engine, micro, name, cbsz, abid, blgp):
+@pytest.mark.parametrize("name,cbsz,abid,blgp,kernel", [(*k[:4], n) for k, n in zip(KERNELS, NAMES)], ids=NAMES)
+def test_matrix_instruction_matches_numpy(engine, micro, name, cbsz, abid, blgp, kernel):
     ins = mfma_layout.parse(name)
-    rng = np.random.default_rng(zlib.crc32(f"{name}_c{cbsz}a{abid}b{blgp}".encode()))
+    rng = np.random.default_rng(zlib.crc32(kernel.encode()))
     if ins.sparse:
         images, a, b = sparse_operands(ins, cbsz, abid, rng)
     else:
@@ -165,7 +167,7 @@ def test_matrix_instruction_matches_numpy(engine, micro, name, cbsz, abid, blgp)
     d = torch.zeros(ins.dwords("D"), 64, dtype=torch.int32)
     index = to_tensor(images.get("K", np.zeros((1, 64), dtype=np.uint64)))
     tensors = [to_tensor(images["A"]), to_tensor(images["B"]), to_tensor(c_image), index, d]
-    engine.launch(micro, f"{name}_c{cbsz}a{abid}b{blgp}", (1,), (64,),
+    engine.launch(micro, kernel, (1,), (64,),
                   [ctypes.c_void_p(t.data_ptr()) for t in tensors])
     words = d.numpy().view(np.uint32).astype(np.uint64)
     want = expected_d(ins, c, a, b)

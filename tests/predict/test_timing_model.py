@@ -2,7 +2,8 @@
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
 extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
 an s_waitcnt vmcnt stall, re-read lines hit the vector L1, a timed launch leaves memory as it
-found it, and a call with no kernel cannot be predicted."""
+found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
+be predicted."""
 from __future__ import annotations
 
 import pytest
@@ -73,6 +74,32 @@ __global__ void arrive(int* counter, float* out) {
   out[blockIdx.x * 64 + threadIdx.x] = 1.0f;
 }
 
+// Stream-K style: workgroup 0 waits until the last workgroup has set the flag.
+__global__ void wait_for_last(int* flag, float* out) {
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) atomicExch(flag, 1);
+  if (blockIdx.x == 0) while (atomicAdd(flag, 0) == 0) {}
+  out[blockIdx.x * 64 + threadIdx.x] = 1.0f;
+}
+void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks) {
+  wait_for_last<<<blocks, 64>>>(flag.data_ptr<int>(), out.data_ptr<float>());
+}
+
+// The MFMA chain timed by the submission itself with hipEvents: milliseconds into out[0].
+void run_self_timed(torch::Tensor out, int64_t n) {
+  hipEvent_t start, stop;
+  hipEventCreate(&start);
+  hipEventCreate(&stop);
+  hipEventRecord(start, 0);
+  mfma_chain<<<1, 64>>>(out.data_ptr<float>(), n);
+  hipEventRecord(stop, 0);
+  hipEventSynchronize(stop);
+  float ms = 0;
+  hipEventElapsedTime(&ms, start, stop);
+  out[0] = ms;
+  hipEventDestroy(start);
+  hipEventDestroy(stop);
+}
+
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) {
   arrive<<<blocks, 64>>>(counter.data_ptr<int>(), out.data_ptr<float>());
 }
@@ -90,8 +117,10 @@ void run_load_use(torch::Tensor in, torch::Tensor out);
 void launch_nothing(torch::Tensor);
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks);
 void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds);
+void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks);
+void run_self_timed(torch::Tensor out, int64_t n);
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed"]
 
 
 @pytest.fixture(scope="module")
@@ -177,3 +206,18 @@ def test_tensors_start_at_512_byte_boundaries_so_a_prediction_repeats(module):
     out = torch.zeros(64)
     cycles = {timed(lambda t=t: module.run_reread(t, out, 3))["cu_cycles"] for t in tensors}
     assert len(cycles) == 1
+
+
+def test_a_kernel_waiting_for_other_workgroups_is_refused_clearly(module):
+    flag, out = torch.zeros(1, dtype=torch.int32), torch.zeros(305 * 64)
+    # only the busiest CU's workgroups (0 and 304) run in a timed launch: 304 sets the flag
+    timed(lambda: module.run_wait_for_last(flag, out, 305))
+    flag.zero_()
+    with pytest.raises(isa_engine.IsaFault, match="waits for other workgroups"):
+        timed(lambda: module.run_wait_for_last(flag, out, 300))  # workgroup 299 never runs
+
+
+def test_hip_events_read_the_simulated_device_time_in_a_timed_launch(module):
+    out = torch.zeros(64)
+    kernel = timed(lambda: module.run_self_timed(out, 600))
+    assert out[0].item() * 1000 == pytest.approx(kernel["kernel_us"], rel=1e-4)  # about 9 us, not the engine's ms

@@ -9,8 +9,10 @@ struct emu_event {
   double ms = 0;
 };
 
+#include "../../../machine/mi300x.h"  // the MI300X's facts (machine/mi300x.yaml)
+
 namespace emu {
-constexpr int kComputeUnits = 304;
+constexpr int kComputeUnits = int(machine::kCus);
 inline double host_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -19,21 +21,21 @@ inline double host_ms() {
 struct hipDeviceProp_t {
   char name[256] = "AMD Instinct MI300X";
   char gcnArchName[256] = "gfx942:sramecc+:xnack-";
-  size_t totalGlobalMem = size_t(192) << 30;
-  size_t sharedMemPerBlock = 64 << 10;
-  size_t maxSharedMemoryPerMultiProcessor = 64 << 10;
-  int regsPerBlock = 512 * 64;
-  int warpSize = 64;
-  int maxThreadsPerBlock = 1024;
+  size_t totalGlobalMem = machine::kHbmBytes;
+  size_t sharedMemPerBlock = machine::kLdsBytesPerCu;
+  size_t maxSharedMemoryPerMultiProcessor = machine::kLdsBytesPerCu;
+  int regsPerBlock = int(machine::kReportedRegsPerBlock);
+  int warpSize = int(machine::kWaveSize);
+  int maxThreadsPerBlock = int(machine::kMaxWorkgroupSize);
   int maxThreadsDim[3] = {1024, 1024, 1024};
   int maxGridSize[3] = {2147483647, 65536, 65536};
-  int clockRate = 2100000;
-  int memoryClockRate = 1300000;
-  int memoryBusWidth = 8192;
+  int clockRate = int(machine::kClockGhz * 1e6);  // kHz
+  int memoryClockRate = int(machine::kReportedMemoryClockKhz);
+  int memoryBusWidth = int(machine::kMemoryBusBits);
   int major = 9, minor = 4;
   int multiProcessorCount = emu::kComputeUnits;
-  int maxThreadsPerMultiProcessor = 2048;
-  int l2CacheSize = 4 << 20;
+  int maxThreadsPerMultiProcessor = int(machine::kMaxThreadsPerCu);
+  int l2CacheSize = int(machine::kL2BytesPerXcd);
   int computeMode = 0;
   int concurrentKernels = 1;
   int pciBusID = 0, pciDeviceID = 0, pciDomainID = 0;

@@ -1,0 +1,59 @@
+"""The ISA engine's diagnostics (engine.h): what an MI300X runs through but is likely a bug —
+missing s_waitcnt, LDS races, LDS accesses past the workgroup's allocation, global reads past
+every allocation. The leaderboard judges outputs, so by default they are printed (once per
+kernel and kind, with the user's source line) and the run goes on; in strict mode
+(ISA_ENGINE_STRICT=1, `eval/run.py --strict`) the engine faults on the first one instead."""
+from __future__ import annotations
+
+import ctypes
+import sys
+from dataclasses import dataclass
+
+_printed: set[tuple[str, str]] = set()  # (kernel, kind) already printed by this process
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    kind: str
+    kernel: str
+    count: int
+    message: str
+
+
+def take(lib: ctypes.CDLL) -> list[Diagnostic]:
+    """The diagnostics the runtime kept since the last take."""
+    lib.isa_rt_take_diagnostics.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.isa_rt_take_diagnostics.restype = ctypes.c_size_t
+    size = 1 << 14
+    while True:
+        buffer = ctypes.create_string_buffer(size)
+        length = lib.isa_rt_take_diagnostics(buffer, size)
+        if length < size:
+            break
+        size = length + 1
+    rows = []
+    for line in buffer.value.decode(errors="replace").splitlines():
+        kind, kernel, count, message = line.split("\t", 3)
+        rows.append(Diagnostic(kind, kernel, int(count), message))
+    return rows
+
+
+def report(diagnostics: list[Diagnostic], stream=None) -> list[str]:
+    """Prints each (kernel, kind) once per process: its first site, and how many more there were.
+    Returns the lines printed."""
+    stream = stream or sys.stderr
+    groups: dict[tuple[str, str], list[Diagnostic]] = {}
+    for d in diagnostics:
+        groups.setdefault((d.kernel, d.kind), []).append(d)
+    lines = []
+    for key, sites in groups.items():
+        if key in _printed:
+            continue
+        _printed.add(key)
+        times = sum(d.count for d in sites)
+        more = f", {len(sites) - 1} more site(s) in this kernel" if len(sites) > 1 else ""
+        lines.append(f"isa engine diagnostic ({key[1]}, {times} time(s){more}; --strict makes it a failure): "
+                     f"{sites[0].message}")
+    for line in lines:
+        print(line, file=stream, flush=True)
+    return lines

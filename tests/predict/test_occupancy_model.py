@@ -1,0 +1,97 @@
+"""Occupancy in the timing model: the kernel descriptor's VGPR granules (AGPRs included, counted
+once), one-wave workgroups filling every wave slot, and the same answer as the offline report
+(both call machine/occupancy.h)."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+import isa_engine
+from eval.isa import report
+from eval.predict import hardware, predict
+
+HIP = r"""
+#include <hip/hip_runtime.h>
+typedef float float16_t __attribute__((ext_vector_type(16)));
+
+// 8 independent 32x32 accumulators per lane: clang keeps 128 of them in AGPRs beside about 20
+// arch VGPRs, a unified allocation of 152 registers: 3 waves per SIMD.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) acc_heavy(float* out, int n) {
+  float16_t acc[8] = {};
+  long a = 0x3838383838383838L + threadIdx.x, b = 0x3030303030303030L;
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[j] = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(a + j, b, acc[j], 0, 0, 0);
+  }
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += acc[j][0] + acc[j][15];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+// A light kernel: few registers, no LDS.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) light(float* out, int n) {
+  float s = threadIdx.x;
+  for (int i = 0; i < n; ++i) s = s * 1.0001f + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+template __global__ void acc_heavy<256>(float*, int);
+template __global__ void acc_heavy<512>(float*, int);
+template __global__ void light<64>(float*, int);
+template __global__ void light<128>(float*, int);
+"""
+LAUNCHERS = r"""
+void heavy256(torch::Tensor out, int64_t blocks) { acc_heavy<256><<<blocks, 256>>>(out.data_ptr<float>(), 2); }
+void heavy512(torch::Tensor out, int64_t blocks) { acc_heavy<512><<<blocks, 512>>>(out.data_ptr<float>(), 2); }
+void light64(torch::Tensor out, int64_t blocks) { light<64><<<blocks, 64>>>(out.data_ptr<float>(), 8); }
+void light128(torch::Tensor out, int64_t blocks) { light<128><<<blocks, 128>>>(out.data_ptr<float>(), 8); }
+"""
+CPP = "\n".join(f"void {name}(torch::Tensor out, int64_t blocks);" for name in ("heavy256", "heavy512", "light64", "light128"))
+
+
+@pytest.fixture(scope="module")
+def module():
+    return isa_engine.load_inline("predict_occupancy_probe", CPP, HIP + LAUNCHERS,
+                                  functions=["heavy256", "heavy512", "light64", "light128"],
+                                  extra_cuda_cflags=["--offload-arch=gfx942", "-O3", "-std=c++20"])
+
+
+@pytest.fixture(scope="module")
+def offline(tmp_path_factory):
+    path = tmp_path_factory.mktemp("occupancy") / "kernels.hip"
+    path.write_text(HIP)
+    return {k.name: k for k in report(path)}
+
+
+def timed(launch, threads: int) -> dict:
+    blocks = 304 * 4
+    out = torch.zeros(blocks * threads)
+    prediction, _ = predict(lambda: launch(out, blocks), hardware())
+    (kernel,) = prediction.kernels
+    return kernel
+
+
+@pytest.mark.parametrize("name, threads, kernel, expected", [
+    ("heavy256", 256, "acc_heavy<256>", 3),   # 152 unified registers: 3 waves per SIMD, 4 waves each
+    ("heavy512", 512, "acc_heavy<512>", 1),   # 152 registers again: 12 slots hold one 8-wave workgroup
+    ("light64", 64, "light<64>", 32),         # one wave each, no barrier: every wave slot
+    ("light128", 128, "light<128>", 16),      # two waves each: 32 slots, and 16 barriers
+])
+def test_workgroups_per_cu_agree_with_the_offline_report(module, offline, name, threads, kernel, expected):
+    k = offline[kernel]
+    if name == "heavy256":  # before the fix, the AGPRs were counted twice: one workgroup per CU
+        assert (k.vgprs, k.agprs, k.unified_vgprs) == (20, 128, 152)
+    timing = timed(getattr(module, name), threads)
+    assert timing["workgroups_per_cu"] == k.workgroups_per_cu == expected
+    assert timing["busiest_cu_workgroups"] == 4
+
+
+def test_one_wave_workgroups_run_side_by_side_on_all_four_simds(module):
+    # four one-wave workgroups on the busiest CU: one per SIMD, so about one's time
+    one = timed(module.light64, 64)
+    out = torch.zeros(304 * 64)
+    alone, _ = predict(lambda: module.light64(out, 304), hardware())
+    assert one["cu_cycles"] <= 1.2 * alone.kernels[0]["cu_cycles"]
