@@ -25,7 +25,7 @@ if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, no
 
 from eval import channel, engines, preflight, report, timing, worker  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
-from eval.summary import print_secret_run, print_stage, print_verdicts  # noqa: E402
+from eval.summary import print_secret_run, print_stage, print_verdicts, status_of  # noqa: E402
 from eval.verdict import Checker  # noqa: E402
 from reference import contract  # noqa: E402
 from reference.contract import Case  # noqa: E402
@@ -44,8 +44,8 @@ examples:
   python eval/run.py ranked --submission examples/reference_submission.py --submission submission.py
   python eval/run.py leaderboard --secret-seed 1234 --popcorn
   python eval/run.py ranked --preflight-only --submission my.py   would the bot accept the file?
-  python eval/run.py benchmark --engine isa --method predicted     predicted MI300X times (no GPU)
-  python eval/run.py profile --engine isa --method predicted --shapes 0   where the cycles go
+  python eval/run.py benchmark --method predicted     predicted MI300X times (no GPU; the ISA engine)
+  python eval/run.py profile --method predicted --shapes 0   where the cycles go
 """
 
 
@@ -74,9 +74,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
                    help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
                         "submissions run on the project's emulator")
-    p.add_argument("--engine", default=engines.DEFAULT, choices=engines.names(),
+    p.add_argument("--engine", choices=engines.names(),
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
-                        + f" (default: {engines.DEFAULT}; ignored on a GPU)")
+                        + f" (default: isa with --method {timing.PREDICTED}, else {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--strict", action="store_true",
                    help="fail a run on the ISA engine's diagnostics (LDS races, missing s_waitcnt, LDS "
                         "accesses past the allocation, reads past every tensor) instead of printing them; "
@@ -148,7 +148,7 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     when the worker's claims match the checks it made."""
     job = job_of(submission, stage, cases, args, device)
     checker = Checker(stage, [case for _, case in cases], device.kind,
-                      predicted=args.method == timing.PREDICTED and stage != "test")
+                      predicted=not timing.checked(args.method, stage))
     ctx = mp.get_context("spawn")
     conn, child_conn = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
@@ -221,7 +221,7 @@ def _death_message(stage: str, exitcode: int | None) -> str:
 
 
 def _print_case(submission: Path, stage: str, row: dict) -> None:
-    status = "pass" if row["passed"] else "FAIL"
+    status = status_of(row)
     timing_text = f" mean {row['mean_us']:.1f} us over {row['runs']} runs" if row.get("mean_us") else ""
     detail = "" if row["passed"] else f": {row['error']}"
     print(f"  [{submission.name} {stage}] m={row['m']} n={row['n']} k={row['k']} "
@@ -240,8 +240,10 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     except (RuntimeError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     predicted = args.method == timing.PREDICTED
+    args.engine = args.engine or ("isa" if predicted else engines.DEFAULT)
     if predicted and args.engine != "isa":
-        raise UsageError("the predicted method times the compiled machine code: add --engine isa")
+        raise UsageError("the predicted method times the compiled machine code on the ISA engine: use --engine isa "
+                         "(the default with --method predicted)")
     mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
     if args.mode is None and not device.is_gpu and not predicted and not args.preflight_only:
         print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "

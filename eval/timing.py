@@ -113,6 +113,12 @@ METHODS = {m.name: m for m in (
 )}
 
 
+def checked(name: str, mode: str) -> bool:
+    """Whether a stage of `mode` timed with method `name` checks its outputs: predicted stages
+    do not (each timed launch runs only the busiest CU's workgroups); their test stage does."""
+    return name != PREDICTED or mode == "test"
+
+
 def method(name: str, device: DeviceInfo) -> Method:
     if name not in METHODS:
         raise ValueError(f"unknown timing method {name!r}; choose from {', '.join(METHODS)}")

@@ -15,10 +15,13 @@ launch the host code makes runs on the ISA engine. Builds are cached by a hash o
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import subprocess
 import sys
+import sysconfig
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +70,19 @@ def progress(message: str) -> None:
     print(f"isa: {message}", file=sys.stderr, flush=True)
 
 
+@contextlib.contextmanager
+def exclusive(directory: Path):
+    """Holds `directory`.lock while a build writes there: processes building the same inputs at
+    once (parallel prediction tasks) take turns, and the later ones find the finished build."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with open(directory.with_name(directory.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def torch_library_dir() -> str:
     from torch.utils import cpp_extension
 
@@ -106,6 +122,13 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
     library = out_dir / f"libisa_hip-{digest}.so"
     if library.exists():
         return library
+    with exclusive(out_dir):
+        if not library.exists():
+            _build_runtime(sources, out_dir, library)
+    return library
+
+
+def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
     objects = []
@@ -119,7 +142,6 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
     run("linking libisa_hip", ["clang++-19", "-shared", *objects, "-o", str(partial), f"-Wl,-soname,{library.name}",
                                "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"], out_dir)
     partial.replace(library)  # atomic: a parallel build never loads half a library
-    return library
 
 
 def _ensure_list(sources) -> list[str]:
@@ -151,11 +173,10 @@ def include_flags(extra_include_paths) -> list[str]:
 
 
 def caller_file() -> Path | None:
-    """The .py that called load_inline: the first frame outside the harness, the engines,
-    torch and importlib."""
-    import torch
-
-    skipped = (str(PACKAGE_DIR), str(REPO_ROOT / "eval"), str(REPO_ROOT / "emulator"), str(Path(torch.__file__).parent))
+    """The .py that called load_inline: the first frame outside the harness, the engines, the
+    standard library and installed packages (torch, importlib, a task runner such as Ray)."""
+    installed = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    skipped = (str(PACKAGE_DIR), str(REPO_ROOT / "eval"), str(REPO_ROOT / "emulator"), *sorted(installed))
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
@@ -228,8 +249,14 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     library = build_dir / f"{cached_name}.so"
     # NOTE: the module keeps load_inline's name, as torch's does: a source's own
     # PYBIND11_MODULE(<that name>, m) must define the PyInit_ the import looks for.
-    if library.exists():
-        return library, ext.name
+    if not library.exists():
+        with exclusive(build_dir):
+            if not library.exists():
+                _build_extension(ext, runtime, build_dir, library)
+    return library, ext.name
+
+
+def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Path) -> None:
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / "main.cpp").write_text(ext.main_cpp)
     objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
@@ -243,7 +270,6 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
                     "-L", torch_lib, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", f"-Wl,-rpath,{torch_lib}",
                     *ext.ldflags], build_dir, ext.verbose)
     partial.replace(library)
-    return library, ext.name
 
 
 def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,

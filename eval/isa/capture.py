@@ -51,6 +51,13 @@ class LoadInlineCall:
     with_cuda: bool | None = None
 
 
+# NOTE: not `python -m eval.isa.capture`: -m puts the working directory (the submission's
+# folder) first on sys.path, where a file of its own named eval.py (the #3 finisher's
+# repository has one) hides this package.
+_CHILD = (f"import sys; sys.path[0] = {str(REPO_ROOT)!r}; from eval.isa.capture import _child; "
+          "from pathlib import Path; sys.exit(_child(Path(sys.argv[1]), Path(sys.argv[2])))")
+
+
 def capture(path: Path) -> list[LoadInlineCall]:
     """The load_inline calls importing `path` makes, in order."""
     path = path.resolve()
@@ -60,7 +67,7 @@ def capture(path: Path) -> list[LoadInlineCall]:
         out = Path(scratch) / "calls.json"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
         try:
-            done = subprocess.run([sys.executable, "-m", "eval.isa.capture", str(path), str(out)], cwd=path.parent,
+            done = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(out)], cwd=path.parent,
                                   env=env, capture_output=True, text=True, timeout=IMPORT_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise SourceError(f"{path}: importing it took over {IMPORT_TIMEOUT_S} s") from None

@@ -1,158 +1,186 @@
-"""Fit the predictor to the published MI300X timings in calibration.yaml and report its errors.
+"""The predictor against measured MI300X kernel times: evaluate it on any file of the calibration
+schema, or fit its constants on the calibration set with leave-one-shape-out.
 
-    python -m eval.predict.calibrate          # errors with the stored constants, leave-one-out
-    python -m eval.predict.calibrate --fit    # refit vmem_latency, kernel_fixed_us, host_us
+    python -m eval.predict.calibrate --evaluate CSV --source CLONE [--sample N] [--json OUT]
+    python -m eval.predict.calibrate --fit --source CLONE [--sample N]
 
-Each calibration set names published per-case kernel times and a stand-in the predictor times
-for them (we hold neither CK's nor the winner's code): a repo variant with the set's tiles,
-the best split-K per shape as the authors tuned theirs. vmem_latency (a grid) and
-kernel_fixed_us are fitted on all per-case points (mean |log error|); host_us then makes the
-winner stand-in's predicted leaderboard geomean equal the #1 score. Leave-one-out refits both
-without each point in turn. Minutes: every grid latency times every candidate config.
+CLONE is your clone of github.com/Snektron/gpumode-amd-fp8-mm, whose kernel the measurements
+time (eval/predict/data/README.md); the configurations are generated from it (sweep.py). Each
+row's predicted GEMM kernel time (sweep.gemm_kernel_us) is compared with its gemm_kernel_us.
+Builds and predictions run as Ray tasks on this machine's cores, or on a cluster (--address).
+--evaluate never changes calibration.yaml; --fit rewrites the `fitted:` values of the constants
+named under `fit:` there, except when fitted on a --sample.
 """
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import re
 import sys
 import time
-from dataclasses import dataclass
+from pathlib import Path
 
-from eval.predict import CALIBRATION, calibration, hardware
-from eval.predict.variants import PackedVariant, Timed
-from reference import contract
-
-LATENCIES = (400, 600, 800, 1000, 1300, 1600)
-FIXED_US = tuple(x / 4 for x in range(0, 41))  # 0 .. 10 us
-
-
-@dataclass(frozen=True)
-class Point:
-    set: str
-    m: int
-    n: int
-    k: int
-    us: float
+from eval.predict import CALIBRATION, CALL_CONSTANTS, calibration, hardware
+from eval.predict import fit as fitting
+from eval.predict import measurements, parallel, sweep
+from eval.predict.measurements import Row
+from eval.predict.parallel import Failed
+from eval.predict.predictions import SweepPredictor, predict_rows
 
 
-def points() -> list[Point]:
-    sets = calibration()["calibration"]
-    return [Point(name, *case) for name in ("winner", "ck") for case in sets[name]["cases"]]
+def predicted_us(rows: list[Row], launches: dict, constants: dict) -> tuple[list[float | None], list[dict]]:
+    """Each row's predicted GEMM kernel time (None where refused), and the refusals as
+    [{"row": line in the CSV, "reason": ...}]."""
+    predicted, refused = [], []
+    for row in rows:
+        outcome = launches[row.line]
+        try:
+            if isinstance(outcome, Failed):
+                raise RuntimeError(outcome.reason)
+            predicted.append(sweep.gemm_kernel_us(outcome, constants))
+        except (RuntimeError, ValueError) as exc:
+            predicted.append(None)
+            refused.append({"row": row.line, "reason": str(exc)})
+    return predicted, refused
 
 
-def transpose_us(m: int, n: int, k: int) -> float:
-    """The #1 design's separate transpose of A and B: both read and written once at HBM rate."""
-    return 2 * (m * k + n * k) / calibration()["hardware"]["hbm_bytes_per_s"]["value"] * 1e6
+def evaluation(rows: list[Row], predicted: list[float | None], refused: list[dict]) -> dict:
+    """The JSON --evaluate writes."""
+    measured = [row.gemm_kernel_us for row in rows]
+    shapes = fitting.by_shape([row.shape_name for row in rows], measured, predicted)
+    overall = fitting.score(measured, predicted)
+    return {"median_abs_error": overall.median_abs_error, "spearman": {s: v.spearman for s, v in shapes.items()},
+            "refused": refused, "points": overall.points}
 
 
-class Sweep:
-    """Every candidate config of each set's stand-in timed at every grid latency (cached)."""
-
-    def __init__(self):
-        self.variants: dict[str, PackedVariant] = {}
-        self.timed: dict[tuple, list[Timed]] = {}
-
-    def variant(self, name: str) -> PackedVariant:
-        if name not in self.variants:
-            stand_in = calibration()["calibration"][name]["stand_in"]
-            self.variants[name] = PackedVariant(stand_in["variant"], stand_in["tiles"])
-        return self.variants[name]
-
-    def candidates(self, name: str, m: int, n: int, k: int, latency: float) -> list[Timed]:
-        key = (name, m, n, k, latency)
-        if key not in self.timed:
-            v = self.variant(name)
-            settings = hardware({"vmem_latency": latency})
-            self.timed[key] = [v.time(m, n, k, cfg, settings) for cfg in v.candidates(k)]
-            print(f"  timed {name} {m}x{n}x{k} at vmem_latency {latency}: {len(self.timed[key])} configs",
-                  file=sys.stderr, flush=True)
-        return self.timed[key]
-
-    def kernel_us(self, p: Point, latency: float, fixed_us: float) -> float:
-        """Predicted published kernel time: the best candidate (+ the winner's transpose)."""
-        best = min(t.kernel_only_us(fixed_us) for t in self.candidates(p.set, p.m, p.n, p.k, latency))
-        return best + (transpose_us(p.m, p.n, p.k) + fixed_us if p.set == "winner" else 0.0)
+def print_evaluation(rows: list[Row], predicted: list[float | None], refused: list[dict]) -> None:
+    measured = [row.gemm_kernel_us for row in rows]
+    shapes = [row.shape_name for row in rows]
+    print(f"{'shape':<16} {'points':>6} {'refused':>7} {'median |err|':>12} {'Spearman':>8}")
+    for shape, s in fitting.by_shape(shapes, measured, predicted).items():
+        print(f"{shape:<16} {s.points:>6} {shapes.count(shape) - s.points:>7} {_pct(s.median_abs_error):>12} "
+              f"{_num(s.spearman):>8}")
+    overall = fitting.score(measured, predicted)
+    print(f"{'all':<16} {overall.points:>6} {len(refused):>7} {_pct(overall.median_abs_error):>12}")
+    for item in refused[:10]:
+        print(f"  refused row {item['row']}: {item['reason'].splitlines()[0][:200]}")
+    if len(refused) > 10:
+        print(f"  ... and {len(refused) - 10} more (all in --json)")
 
 
-def log_error(predicted: float, published: float) -> float:
-    return abs(math.log(predicted / published))
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
 
 
-def fit(sweep: Sweep, pts: list[Point]) -> tuple[float, float, float]:
-    """(vmem_latency, kernel_fixed_us, mean |log error|) minimising the error over `pts`."""
-    best = None
-    for latency in LATENCIES:
-        for fixed in FIXED_US:
-            loss = sum(log_error(sweep.kernel_us(p, latency, fixed), p.us) for p in pts) / len(pts)
-            if best is None or loss < best[2]:
-                best = (latency, fixed, loss)
-    return best
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
-def winner_score(sweep: Sweep, latency: float, constants: dict) -> float:
-    """Predicted leaderboard geomean of the winner stand-in over the 18 benchmarks."""
-    logs = []
-    for case in contract.cases("benchmarks"):
-        p = Point("winner", case.m, case.n, case.k, 0.0)
-        kernels = sweep.kernel_us(p, latency, constants["kernel_fixed_us"])
-        logs.append(math.log(constants["host_us"] + kernels + constants["launch_us"]))  # two launches
-    return math.exp(sum(logs) / len(logs))
+def evaluate(args) -> int:
+    rows = measurements.sample(measurements.read(Path(args.evaluate)), args.sample, args.seed)
+    call = sweep.build_call(Path(args.source).resolve())
+    with parallel.session(args.address, args.cpus):
+        launches = predict_rows(rows, SweepPredictor(call, hardware()))
+    predicted, refused = predicted_us(rows, launches, calibration()["fitted"])
+    print_evaluation(rows, predicted, refused)
+    if args.json:
+        Path(args.json).write_text(json.dumps(evaluation(rows, predicted, refused), indent=2) + "\n")
+    return 0
 
 
-def fit_host_us(sweep: Sweep, latency: float, constants: dict, score: float) -> float:
-    low, high = 0.0, 100.0
-    for _ in range(40):
-        mid = (low + high) / 2
-        if winner_score(sweep, latency, dict(constants, host_us=mid)) < score:
-            low = mid
-        else:
-            high = mid
-    return round((low + high) / 2, 2)
+def parameters() -> list[fitting.Parameter]:
+    entries = calibration().get("fit") or {}
+    unknown = [name for name in entries if name not in calibration()["fitted"]]
+    if unknown:
+        raise ValueError(f"calibration.yaml fit: {', '.join(unknown)} has no value under fitted: to rewrite")
+    return [fitting.Parameter.of(name, entry) for name, entry in entries.items()]
+
+
+def model(rows: list[Row], call):
+    """constants -> each row's predicted time; predictions rerun only for new timing-model settings."""
+    cache: dict[tuple, dict] = {}
+
+    def predict(constants: dict) -> list[float | None]:
+        engine = {k: v for k, v in constants.items() if k not in CALL_CONSTANTS}
+        key = tuple(sorted(engine.items()))
+        if key not in cache:
+            cache[key] = predict_rows(rows, SweepPredictor(call, hardware(engine)))
+        return predicted_us(rows, cache[key], {**calibration()["fitted"], **constants})[0]
+    return predict
+
+
+def print_fit(report: fitting.FitReport, params: list[fitting.Parameter]) -> None:
+    print(f"{'shape':<16} {'points':>6} {'in-sample |err|':>15} {'Spearman':>8} {'left-out |err|':>14} "
+          f"{'Spearman':>8}  fitted without it")
+    for shape, inside in report.in_sample.items():
+        out = report.left_out[shape]
+        fold = ", ".join(f"{k} {v:g}" for k, v in report.fold_constants[shape].items())
+        print(f"{shape:<16} {inside.points:>6} {_pct(inside.median_abs_error):>15} {_num(inside.spearman):>8} "
+              f"{_pct(out.median_abs_error):>14} {_num(out.spearman):>8}  {fold}")
+    print(f"median |error| over every point: in sample {_pct(report.median_in_sample)}, "
+          f"leave-one-shape-out {_pct(report.median_left_out)}")
+    for p in params:
+        value = report.constants[p.name]
+        print(f"{p.name}: prior {p.prior:g} -> fitted {value:g} ({value - p.prior:+g})")
+
+
+def fit(args) -> int:
+    params = parameters()
+    if not params:
+        raise ValueError("calibration.yaml names no constant under fit:")
+    rows = measurements.sample(measurements.read(measurements.CALIBRATION_SET), args.sample, args.seed)
+    call = sweep.build_call(Path(args.source).resolve())
+    with parallel.session(args.address, args.cpus):
+        report = fitting.fit(model(rows, call), [r.gemm_kernel_us for r in rows], [r.shape_name for r in rows], params)
+    print_fit(report, params)
+    if args.sample is None:
+        write_fitted(report.constants)
+        print(f"wrote the fitted values to {CALIBRATION}")
+    else:
+        print("calibration.yaml unchanged: fitted on a sample")
+    return 0
 
 
 def write_fitted(values: dict) -> None:
     text = CALIBRATION.read_text()
     for key, value in values.items():
-        text, count = re.subn(rf"^(  {key}: )\S+$", rf"\g<1>{value}", text, flags=re.M)
+        text, count = re.subn(rf"^(  {key}: )\S+$", rf"\g<1>{value:g}" if isinstance(value, float) else rf"\g<1>{value}",
+                              text, flags=re.M)
         if count != 1:
             raise RuntimeError(f"calibration.yaml has no single fitted line for {key}")
     CALIBRATION.write_text(text)
 
 
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m eval.predict.calibrate", description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--evaluate", metavar="CSV", help="predict every row of CSV (the calibration schema) and compare")
+    mode.add_argument("--fit", action="store_true",
+                      help=f"fit calibration.yaml's fit: constants on {measurements.CALIBRATION_SET.name}, "
+                           "with leave-one-shape-out errors")
+    parser.add_argument("--source", required=True, metavar="DIR",
+                        help="your clone of Snektron/gpumode-amd-fp8-mm (the measured kernel's repository)")
+    parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N rows (default: every row)")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    parser.add_argument("--json", metavar="OUT", help="--evaluate: write median_abs_error, spearman, refused, points")
+    parser.add_argument("--address", metavar="RAY_ADDRESS", help="run on this Ray cluster (default: a local one)")
+    parser.add_argument("--cpus", type=int, metavar="N", help="local Ray: CPUs to use (default: all)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fit", action="store_true", help="refit and rewrite `fitted:` in calibration.yaml")
+    parser = make_parser()
     args = parser.parse_args(argv)
+    if args.json and args.fit:
+        parser.error("--json goes with --evaluate")
     started = time.monotonic()
-    sweep, pts = Sweep(), points()
-    constants = dict(calibration()["fitted"])
-    if args.fit:
-        latency, fixed, _ = fit(sweep, pts)
-        constants.update(vmem_latency=latency, kernel_fixed_us=fixed)
-        score = calibration()["calibration"]["scores"]["top"][0]
-        constants["host_us"] = fit_host_us(sweep, latency, constants, score)
-        write_fitted({k: constants[k] for k in ("vmem_latency", "kernel_fixed_us", "host_us")})
-    latency = constants["vmem_latency"]
-    print(f"constants: vmem_latency {latency} cycles, kernel_fixed_us {constants['kernel_fixed_us']}, "
-          f"host_us {constants['host_us']}, launch_us {constants['launch_us']}")
-    print(f"{'set':<7} {'m':>5} {'n':>5} {'k':>5} {'published':>9} {'in-sample':>9} {'err':>6} {'leave-1-out':>11} {'err':>6}")
-    errors_in, errors_out = [], []
-    for p in pts:
-        inside = sweep.kernel_us(p, latency, constants["kernel_fixed_us"])
-        l_out, f_out, _ = fit(sweep, [q for q in pts if q != p])
-        outside = sweep.kernel_us(p, l_out, f_out)
-        errors_in.append(inside / p.us - 1)
-        errors_out.append(outside / p.us - 1)
-        print(f"{p.set:<7} {p.m:>5} {p.n:>5} {p.k:>5} {p.us:>9.1f} {inside:>9.1f} {errors_in[-1]:>+6.0%} "
-              f"{outside:>11.1f} {errors_out[-1]:>+6.0%}")
-    median = lambda xs: sorted(abs(x) for x in xs)[len(xs) // 2]  # noqa: E731
-    print(f"median |error|: in sample {median(errors_in):.1%}, leave-one-out {median(errors_out):.1%}")
-    score = winner_score(sweep, latency, constants)
-    top = calibration()["calibration"]["scores"]["top"]
-    print(f"winner stand-in predicted score {score:.1f} us (published #1 {top[0]}, #2 {top[1]}, #3 {top[2]})")
-    print(f"calibration took {time.monotonic() - started:.0f} s")
-    return 0
+    try:
+        status = fit(args) if args.fit else evaluate(args)
+    except (measurements.MeasurementsError, sweep.SweepSourceError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"took {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

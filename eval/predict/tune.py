@@ -6,36 +6,62 @@ split-K with the lowest predicted leaderboard time, as rows for kernels/table.py
 
 Prints the table rows, the predicted geomean over the 18 benchmarks (leaderboard timing, host
 time included) beside the published top three, and the time the tuning took. Predicted, not
-measured.
+measured. Every candidate is a Ray task (eval/predict/parallel.py): this machine's cores, or a
+cluster with --address.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 import time
 
-from eval.predict import calibration, hardware
-from eval.predict.variants import PackedVariant
+from eval.predict import calibration, hardware, parallel
+from eval.predict.parallel import Failed
+from eval.predict.variants import PackedVariant, candidates
 from kernels import config as configs
 from reference import contract
 
 
-def best_configs(variant: PackedVariant, shapes: list[tuple[int, int, int]]) -> dict[tuple, tuple[str, float]]:
-    """shape -> (config name, predicted call us) of the fastest candidate."""
+@functools.cache
+def packed(variant: str, tiles: tuple[str, ...]) -> PackedVariant:
+    """The variant built once per process (the ISA engine caches the build on disk)."""
+    return PackedVariant(variant, list(tiles))
+
+
+def _build(variant: str, tiles: tuple[str, ...]) -> None:
+    packed(variant, tiles)
+
+
+def _time(_built, variant: str, tiles: tuple[str, ...], shape: tuple[int, int, int], cfg: configs.Config,
+          settings: dict):
+    return packed(variant, tiles).time(*shape, cfg, settings)
+
+
+def best_configs(variant: str, tiles: tuple[str, ...], shapes: list[tuple[int, int, int]]) -> dict[tuple, tuple[str, float]]:
+    """shape -> (config name, predicted call us) of the fastest candidate; every candidate of
+    every shape is one Ray task, after one build task."""
     settings, constants = hardware(), calibration()["fitted"]
+    built = parallel.task(_build).remote(variant, tiles)
+    jobs = [(shape, cfg) for shape in shapes for cfg in candidates(variant, list(tiles), shape[2])]
+    refs = [parallel.task(_time).remote(built, variant, tiles, shape, cfg, settings) for shape, cfg in jobs]
+    timed: dict[tuple, list] = {shape: [] for shape in shapes}
+    bar = parallel.progress_bar(len(refs), "config", "candidates")
+    for position, result in parallel.finished(refs):
+        shape, cfg = jobs[position]
+        if isinstance(result, Failed):  # the binding refuses a config for this shape, or the engine does
+            bar.write(f"  {cfg.name} cannot run {'x'.join(map(str, shape))}: {result.reason}", file=sys.stderr)
+        else:
+            timed[shape].append(result)
+        bar.update(1)
+    bar.close()
     best = {}
-    for number, (m, n, k) in enumerate(shapes, 1):
-        timed = []
-        for cfg in variant.candidates(k):
-            try:
-                timed.append(variant.time(m, n, k, cfg, settings))
-            except RuntimeError as exc:  # the binding refuses a config for this shape
-                print(f"  {cfg.name} cannot run {m}x{n}x{k}: {exc}", file=sys.stderr)
-        choice = min(timed, key=lambda t: t.call_us(constants))
-        best[(m, n, k)] = (choice.config, choice.call_us(constants))
-        print(f"  [{number}/{len(shapes)}] {m}x{n}x{k}: {choice.config} {best[(m, n, k)][1]:.1f} us "
-              f"({len(timed)} candidates)", file=sys.stderr, flush=True)
+    for shape, results in timed.items():
+        if not results:
+            raise RuntimeError(f"no candidate of {variant} could be predicted for {shape}")
+        choice = min(results, key=lambda t: t.call_us(constants))
+        best[shape] = (choice.config, choice.call_us(constants))
     return best
 
 
@@ -44,19 +70,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="v3_twoblock_xcd", choices=configs.VARIANTS)
     parser.add_argument("--tiles", nargs="+", metavar="TILE",
                         help="tiles to build and try (default: the variant's packed tiles), e.g. bm256_bn128_bk128_w4x2")
+    parser.add_argument("--address", metavar="RAY_ADDRESS", help="run on this Ray cluster (default: a local one)")
+    parser.add_argument("--cpus", type=int, metavar="N", help="local Ray: CPUs to use (default: all)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    tiles = args.tiles or [c.name.removesuffix("_sk1") for c in configs.instances(args.variant)]
-    variant = PackedVariant(args.variant, tiles)
+    tiles = tuple(args.tiles or [c.name.removesuffix("_sk1") for c in configs.instances(args.variant)])
     benchmarks = [(c.m, c.n, c.k) for c in contract.cases("benchmarks")]
     tests = [(c.m, c.n, c.k) for c in contract.cases("tests") if (c.m, c.n, c.k) not in benchmarks]
-    best = best_configs(variant, benchmarks + tests)
+    with parallel.session(args.address, args.cpus):
+        best = best_configs(args.variant, tiles, benchmarks + tests)
     print(f'    "{args.variant}": {{  # `python -m eval.predict.tune --variant {args.variant}`')
     for shape, (name, us) in best.items():
         print(f'        {shape!r}: "{name}",  # predicted {us:.1f} us')
     print("    },")
     score = math.exp(sum(math.log(best[s][1]) for s in benchmarks) / len(benchmarks))
-    top = calibration()["calibration"]["scores"]["top"]
+    top = calibration()["published_scores"]
     print(f"predicted leaderboard geomean of {args.variant} ({', '.join(tiles)}): {score:.1f} us "
           f"(published #1 {top[0]}, #2 {top[1]}, #3 {top[2]} us, measured on MI300X)")
     print(f"tuning took {time.monotonic() - started:.0f} s")

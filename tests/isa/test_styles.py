@@ -35,6 +35,11 @@ def test_computed_sources_compile(submission, kernel):
     assert report_row.name == kernel
 
 
+def test_a_file_named_eval_py_beside_the_submission_does_not_hide_the_harness():
+    (call,) = capture(STYLES / "own_eval" / "own_eval_submission.py")
+    assert call.name == "own_eval_style"
+
+
 def test_templated_source_is_the_one_compiled():
     (kernel,) = report(STYLES / "replace_submission.py")
     assert kernel.workgroup_size == 128 and kernel.lds_bytes == 128 * 4  # @THREADS@ became 128

@@ -69,3 +69,43 @@ def test_a_compile_error_names_the_submissions_own_line(tmp_path):
                     build_directory=tmp_path / "build")
     with pytest.raises(IsaBuildError, match=f"{submission}:3:.*undeclared"):
         build(ext, tmp_path / "libisa_hip-unused.so")
+
+
+def test_processes_building_the_same_extension_take_turns(tmp_path):
+    """A second build of the same inputs waits for the first instead of writing beside it."""
+    import threading
+    import time
+
+    from isa_engine.build import exclusive
+
+    order = []
+
+    def hold(label: str, seconds: float):
+        with exclusive(tmp_path / "ext"):
+            order.append(f"{label} in")
+            time.sleep(seconds)
+            order.append(f"{label} out")
+
+    first = threading.Thread(target=hold, args=("first", 0.3))
+    first.start()
+    time.sleep(0.1)
+    hold("second", 0)
+    first.join()
+    assert order == ["first in", "first out", "second in", "second out"]
+
+
+def test_a_call_through_an_installed_package_is_attributed_to_its_caller():
+    """load_inline reached through a task runner (Ray, in eval.predict) names no file of that
+    package as the submission: its #line directives, and so the build's cache key, stay put."""
+    import sysconfig
+    from pathlib import Path
+
+    import yaml
+
+    from isa_engine.build import caller_file
+
+    installed = Path(yaml.__file__)
+    assert str(installed).startswith(sysconfig.get_path("purelib"))
+    scope: dict = {"caller_file": caller_file}
+    exec(compile("def through_package():\n    return caller_file()\n", str(installed), "exec"), scope)
+    assert scope["through_package"]() == Path(__file__)

@@ -1,5 +1,6 @@
-"""`eval/run.py ... --engine isa --method predicted`: predicted rows in the usual report,
-the profile's text, and clear refusals where a prediction cannot be made."""
+"""`eval/run.py ... --method predicted`: the ISA engine by itself, predicted rows in the usual
+report that say "not checked" (never pass), the profile's text, and clear refusals where a
+prediction cannot be made."""
 from __future__ import annotations
 
 import re
@@ -10,12 +11,14 @@ SHAPE = "3"  # benchmark 3: 1024 x 7168 x 256, the quickest to build inputs for
 
 
 def test_benchmark_rows_are_predicted_isa_rows_above_the_host_time(run_leaderboard):
-    status, rows, _, err = run_leaderboard("benchmark", "--device", "cpu", "--engine", "isa",
-                                           "--method", "predicted", "--shapes", SHAPE)
+    status, rows, out, err = run_leaderboard("benchmark", "--device", "cpu", "--method", "predicted", "--shapes", SHAPE)
     assert status == 0, err
     (row,) = rows
-    assert (row["method"], row["engine"], row["passed"], row["runs"]) == ("predicted", "isa", 1, 1)
+    assert (row["method"], row["engine"], row["passed"], row["runs"]) == ("predicted", "isa", 1, 1)  # isa by itself
     assert row["mean_us"] > calibration()["fitted"]["host_us"]
+    assert re.search(r"\n +3 +1024 +7168 +256 +\d+  not checked ", out), out  # the table's status column
+    assert "benchmark: 1/1 predicted, not checked, geometric mean" in out
+    assert "pass" not in out.split("verdict")[-1] and " pass " not in out
 
 
 def test_leaderboard_mode_predicts_the_call_on_a_fresh_input(run_leaderboard):

@@ -1,0 +1,94 @@
+"""Measured kernel times in the calibration set's schema (eval/predict/data/README.md): reading
+with a clear error for a bad file, and the seeded sample an evaluation may take.
+
+    rows = read(path)               # every row, validated
+    rows = sample(rows, 1000, seed) # a deterministic random subset, in file order
+"""
+from __future__ import annotations
+
+import csv
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from eval.predict.sweep import Config
+
+CALIBRATION_SET = Path(__file__).with_name("data") / "mi300x_sweep_calibration.csv"
+COLUMNS = ("results_line", "section", "m", "n", "k", "block_m", "block_n", "block_k", "mfma_m", "mfma_n", "mfma_k",
+           "pipeline_depth", "fused_transpose", "block_size", "gemm_kernel_us", "transpose_kernel_us")
+INTEGERS = COLUMNS[:-2]
+
+
+class MeasurementsError(ValueError):
+    """The file is not in the calibration schema; the message names the file, row and column."""
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int            # line of the row in its file (the header is line 1)
+    shape: tuple[int, int, int]
+    config: Config
+    gemm_kernel_us: float
+
+    @property
+    def shape_name(self) -> str:
+        return "x".join(map(str, self.shape))
+
+
+def read(path: Path) -> list[Row]:
+    path = Path(path)
+    try:
+        handle = path.open(newline="")
+    except OSError as exc:
+        raise MeasurementsError(f"{path}: cannot read it ({exc.strerror})") from None
+    with handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise MeasurementsError(f"{path}: missing column(s) {', '.join(missing)}; the calibration schema is "
+                                    f"{', '.join(COLUMNS)} (eval/predict/data/README.md)")
+        rows = [_row(path, line, record) for line, record in enumerate(reader, 2)]
+    if not rows:
+        raise MeasurementsError(f"{path}: no rows")
+    return rows
+
+
+def _row(path: Path, line: int, record: dict) -> Row:
+    def bad(column: str, why: str) -> MeasurementsError:
+        return MeasurementsError(f"{path}:{line}: column {column} = {record.get(column)!r}: {why}")
+
+    values = {}
+    for column in INTEGERS:
+        try:
+            values[column] = int(record[column])
+        except (TypeError, ValueError):
+            raise bad(column, "expected an integer") from None
+        if values[column] < (0 if column in ("fused_transpose", "pipeline_depth") else 1):
+            raise bad(column, "out of range")
+    if values["fused_transpose"] not in (0, 1):
+        raise bad("fused_transpose", "expected 0 or 1")
+    try:
+        us = float(record["gemm_kernel_us"])
+    except (TypeError, ValueError):
+        raise bad("gemm_kernel_us", "expected a number of microseconds") from None
+    if not (math.isfinite(us) and us > 0):
+        raise bad("gemm_kernel_us", "expected a positive time")
+    transpose = (record["transpose_kernel_us"] or "").strip()
+    try:
+        if transpose and not float(transpose) > 0:
+            raise ValueError
+    except ValueError:
+        raise bad("transpose_kernel_us", "expected a positive time or nothing") from None
+    return Row(line, (values["m"], values["n"], values["k"]), Config.of(values), us)
+
+
+def sample(rows: list[Row], count: int | None, seed: int) -> list[Row]:
+    """`count` rows drawn at random with `seed` (all of them when count is None or too large),
+    in file order: the same file, count and seed always give the same rows."""
+    if count is None or count >= len(rows):
+        return list(rows)
+    if count < 1:
+        raise MeasurementsError(f"--sample {count}: need at least one row")
+    chosen = sorted(random.Random(seed).sample(range(len(rows)), count))
+    return [rows[i] for i in chosen]

@@ -1,0 +1,226 @@
+"""`python -m eval.predict.calibrate`: files of the calibration schema read with clear errors, a
+deterministic sample, the JSON it writes, refused rows counted and never fatal, rank correlation
+and leave-one-shape-out fitting checked on cases worked by hand, and the configurations
+generated from a clone's source. The engine is stubbed here: tests/predict/test_calibrate_ray.py
+runs the Ray path, the real build is exercised by the slow test at the end."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from eval.predict import calibrate, fit, measurements, sweep
+from eval.predict.parallel import Failed
+
+HEADER = ",".join(measurements.COLUMNS)  # the calibration set's own order
+CONFIG = "64,64,128,32,32,16,1,1,256"  # block_m..block_size in the schema's order
+
+
+def _csv(tmp_path: Path, *lines: str, header: str = HEADER) -> Path:
+    path = tmp_path / "sweep.csv"
+    path.write_text("\n".join([header, *lines]) + "\n")
+    return path
+
+
+def _row(line: int, shape: str, us: float, config: str = CONFIG) -> str:
+    return f"{line},2,{shape},{config},{us},"
+
+
+def test_the_calibration_set_reads_as_9_shapes_of_396_rows():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    assert len(rows) == 3564
+    assert {s: sum(r.shape_name == s for r in rows) for s in {r.shape_name for r in rows}} == \
+        dict.fromkeys({r.shape_name for r in rows}, 396)
+    assert rows[0].line == 2  # the header is line 1
+
+
+def test_a_missing_column_is_named(tmp_path):
+    path = _csv(tmp_path, "1,2,3", header=HEADER.replace(",block_n", ""))
+    with pytest.raises(measurements.MeasurementsError, match="missing column.*block_n"):
+        measurements.read(path)
+
+
+@pytest.mark.parametrize("bad, column", [
+    ("1,2,1024,512,256,64,64,128,32,32,16,1,2,256,10.0,", "fused_transpose"),
+    ("1,2,1024,512,256,64,64,128,32,32,16,1,1,256,-3,", "gemm_kernel_us"),
+    ("1,2,1024,512,x,64,64,128,32,32,16,1,1,256,10.0,", "k"),
+    ("1,2,1024,512,256,64,64,128,32,32,16,1,1,256,10.0,abc", "transpose_kernel_us"),
+])
+def test_a_bad_value_names_the_file_line_and_column(tmp_path, bad, column):
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0), bad)
+    with pytest.raises(measurements.MeasurementsError, match=rf"sweep.csv:3: column {column} "):
+        measurements.read(path)
+
+
+def test_the_command_line_reports_a_bad_file_without_a_traceback(tmp_path, capsys):
+    path = _csv(tmp_path, header=HEADER.replace(",gemm_kernel_us", ""))
+    assert calibrate.main(["--evaluate", str(path), "--source", str(tmp_path)]) == 2
+    assert "missing column(s) gemm_kernel_us" in capsys.readouterr().err
+
+
+def test_a_source_that_is_not_the_kernels_repository_is_refused(tmp_path, capsys):
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0))
+    assert calibrate.main(["--evaluate", str(path), "--source", str(tmp_path)]) == 2
+    assert "no fp8_gemm.py" in capsys.readouterr().err
+
+
+def test_a_sample_is_the_same_for_the_same_seed_and_keeps_file_order():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    first, again = measurements.sample(rows, 50, 7), measurements.sample(rows, 50, 7)
+    assert first == again and len(first) == 50
+    assert [r.line for r in first] == sorted(r.line for r in first)
+    assert measurements.sample(rows, 50, 8) != first
+    assert measurements.sample(rows, None, 7) == rows == measurements.sample(rows, 10_000, 7)
+
+
+def test_spearman_matches_a_hand_computed_case_with_a_tie():
+    # ranks of y = [5, 6, 7, 8, 7]: [1, 2, 3.5, 5, 3.5]; deviations from 3: x -2..2, y -2 -1 .5 2 .5
+    # sum xy = 4 + 1 + 0 + 2 + 1 = 8, sum xx = 10, sum yy = 9.5 -> 8 / sqrt(95)
+    assert fit.spearman([1, 2, 3, 4, 5], [5, 6, 7, 8, 7]) == pytest.approx(8 / math.sqrt(95))
+    assert fit.spearman([1, 2, 3], [30, 20, 10]) == pytest.approx(-1.0)
+    assert fit.spearman([1.0], [2.0]) is None
+
+
+def test_median_abs_error_is_a_fraction_of_the_measured_time():
+    assert fit.median_abs_error([100, 100, 100], [90, 130, 105]) == pytest.approx(0.10)
+
+
+def _launches(us: float, transpose: bool = False) -> list[dict]:
+    gemm = {"symbol": "_Z6kernelILi256E", "kernel_us": us}
+    return ([{"symbol": "_Z22transpose_faster_fused", "kernel_us": 9.0}] if transpose else []) + [gemm]
+
+
+def test_the_predicted_gemm_time_is_the_gemm_launch_plus_the_fixed_time():
+    constants = {"kernel_fixed_us": 4.0}
+    assert sweep.gemm_kernel_us(_launches(100.0), constants) == 104.0
+    assert sweep.gemm_kernel_us(_launches(100.0, transpose=True), constants) == 104.0  # the transpose is not in it
+    with pytest.raises(ValueError, match="no GEMM kernel last"):
+        sweep.gemm_kernel_us(_launches(100.0, transpose=True)[:1], constants)
+
+
+@pytest.fixture
+def stub_engine(monkeypatch):
+    """The command line with predictions made up: row line -> launches or Failed."""
+    outcomes = {}
+    monkeypatch.setattr(sweep, "build_call", lambda clone: None)
+    monkeypatch.setattr(calibrate.parallel, "session", lambda address, cpus: _Null())
+    monkeypatch.setattr(calibrate, "predict_rows", lambda rows, predictor: {r.line: outcomes[r.line] for r in rows})
+    return outcomes
+
+
+class _Null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_evaluate_writes_exactly_the_four_keys_and_counts_refusals(tmp_path, stub_engine, monkeypatch, capsys):
+    monkeypatch.setitem(calibrate.calibration()["fitted"], "kernel_fixed_us", 0.0)
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0), _row(2, "1024,512,256", 20.0),
+                _row(3, "1024,512,256", 40.0), _row(4, "6144,512,256", 10.0))
+    stub_engine.update({2: _launches(11.0), 3: _launches(18.0), 4: _launches(44.0), 5: Failed("IsaFault: no")})
+    out = tmp_path / "eval.json"
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result) == {"median_abs_error", "spearman", "refused", "points"}
+    assert result["points"] == 3
+    assert result["refused"] == [{"row": 5, "reason": "IsaFault: no"}]
+    assert result["median_abs_error"] == pytest.approx(0.10)  # errors 10%, 10%, 10%
+    assert result["spearman"] == {"1024x512x256": pytest.approx(1.0), "6144x512x256": None}
+    table = capsys.readouterr().out
+    assert "refused row 5: IsaFault: no" in table
+
+
+def test_evaluation_never_changes_the_calibration_file(tmp_path, stub_engine):
+    before = calibrate.CALIBRATION.read_text()
+    stub_engine.update({2: _launches(11.0)})
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0))
+    assert calibrate.main(["--evaluate", str(path), "--source", "."]) == 0
+    assert calibrate.CALIBRATION.read_text() == before
+
+
+def test_the_model_reruns_predictions_only_for_new_timing_model_settings(monkeypatch):
+    calls = []
+    rows = measurements.read(measurements.CALIBRATION_SET)[:3]
+
+    def predict_rows(rows, predictor):
+        calls.append(predictor.settings["vmem_latency"])
+        return {r.line: _launches(100.0) for r in rows}
+    monkeypatch.setattr(calibrate, "predict_rows", predict_rows)
+    model = calibrate.model(rows, call=None)
+    assert model({"kernel_fixed_us": 1.0}) == [101.0] * 3
+    assert model({"kernel_fixed_us": 2.0}) == [102.0] * 3
+    assert calls == [calibrate.hardware()["vmem_latency"]]
+    model({"kernel_fixed_us": 2.0, "vmem_latency": 800})
+    assert calls[-1] == 800.0 and len(calls) == 2
+
+
+def test_leave_one_shape_out_recovers_a_known_constant_and_isolates_an_outlier():
+    # measured = 2 * x + fixed; shapes A and B have fixed = 3, shape C fixed = 9
+    xs = [1, 2, 3, 4, 5, 6] * 3
+    shapes = ["A"] * 6 + ["B"] * 6 + ["C"] * 6
+    measured = [2 * x + (9 if s == "C" else 3) for x, s in zip(xs, shapes)]
+    params = [fit.Parameter("scale", 1.0, (1.0, 2.0, 3.0)), fit.Parameter("fixed", 0.0, tuple(range(0, 11)))]
+    report = fit.fit(lambda c: [c["scale"] * x + c["fixed"] for x in xs], measured, shapes, params)
+    assert report.fold_constants["C"] == {"scale": 2.0, "fixed": 3}     # fitted on A and B alone
+    assert report.left_out["C"].median_abs_error > 0.2                 # and so wrong on C
+    assert report.constants == {"scale": 2.0, "fixed": 3}               # in sample: A and B exact
+    assert report.median_in_sample == 0.0 and report.in_sample["A"].spearman == pytest.approx(1.0)
+    assert report.fold_constants["A"] != report.constants               # without A, C pulls the fit
+    assert report.median_left_out > 0.2
+
+
+def test_a_grid_comes_from_from_to_step():
+    parameter = fit.Parameter.of("kernel_fixed_us", {"prior": 4.0, "grid": {"from": 0, "to": 1, "step": 0.25}})
+    assert parameter.grid == (0.0, 0.25, 0.5, 0.75, 1.0) and parameter.prior == 4.0
+    with pytest.raises(ValueError, match="positive step"):
+        fit.Parameter.of("x", {"prior": 1, "grid": {"from": 0, "to": 1, "step": 0}})
+
+
+# A stand-in for the layout of the measured kernel's solution.hip (none of its code).
+SOLUTION = """\
+struct cube { int m, n, k; };
+template <int block_size, cube tile, cube mfma, int depth, bool fused, bool split>
+void run_kernel(const fp8* a, const fp8* b, const fp32* as, const fp32* bs, bf16* c, int m, int n, int k, bool measure) {}
+
+void run(uintptr_t a, uintptr_t b, uintptr_t as, uintptr_t bs, uintptr_t c, int m, int n, int k, bool measure) {
+    if (m == 1) run_kernel<256, cube{1, 2, 3}, cube{32, 32, 16}, 1, true, true>(0, 0, 0, 0, 0, m, n, k, measure);
+}
+
+PYBIND11_MODULE(fp8, m) { m.def("fp8", &run, "x"); }
+"""
+
+
+def test_the_generated_source_replaces_run_with_one_case_per_configuration():
+    configs = [sweep.Config(64, 64, 64, 128, 16, 16, 32, 0, False), sweep.Config(512, 256, 128, 128, 32, 32, 16, 2, True)]
+    text = sweep.batch_source(SOLUTION, configs)
+    assert text.startswith(SOLUTION[:SOLUTION.index("void run(")])
+    assert "m == 1" not in text and 'm.def("fp8"' not in text
+    assert "case 0: run_kernel<64, cube{64, 64, 128}, cube{16, 16, 32}, 0, false, false>(" in text
+    assert "case 1: run_kernel<512, cube{256, 128, 128}, cube{32, 32, 16}, 2, true, false>(" in text
+    assert "PYBIND11_MODULE(TORCH_EXTENSION_NAME" in text
+    with pytest.raises(sweep.SweepSourceError, match="void run"):
+        sweep.batch_source(SOLUTION.replace("void run(", "void go("), configs)
+
+
+def test_configurations_are_named_from_their_fields():
+    row = measurements.read(measurements.CALIBRATION_SET)[0]
+    assert row.config.name == "t64_bm64_bn64_bk64_mfma32x32x16_d0_transposed"
+
+
+CLONE = os.environ.get("SWEEP_SOURCE")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CLONE, reason="set SWEEP_SOURCE to a clone of Snektron/gpumode-amd-fp8-mm")
+def test_a_real_sample_evaluates_through_ray(tmp_path):
+    out = tmp_path / "eval.json"
+    assert calibrate.main(["--evaluate", str(measurements.CALIBRATION_SET), "--source", CLONE, "--sample", "2",
+                           "--json", str(out), "--cpus", "2"]) == 0
+    result = json.loads(out.read_text())
+    assert result["points"] + len(result["refused"]) == 2

@@ -1,0 +1,75 @@
+"""The Ray path of eval.predict (predictions.predict_rows) on 2 local CPUs with a stub predictor:
+every row comes back, a failed build refuses its batch's rows, an engine error refuses one row,
+and a worker that dies takes only the row that killed it."""
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from eval.predict import measurements, parallel, predictions
+from eval.predict.parallel import Failed
+
+ray = pytest.importorskip("ray")
+
+
+class StubPredictor:
+    """Made-up launches: the GEMM time is the row's block_m; some configurations misbehave."""
+
+    def __init__(self, broken_block_n: int, faulting_block_k: int, crashing: tuple):
+        self.broken_block_n, self.faulting_block_k, self.crashing = broken_block_n, faulting_block_k, crashing
+
+    def build(self, configs):
+        if any(c.block_n == self.broken_block_n for c in configs):
+            raise RuntimeError("clang says no")
+
+    def launches(self, configs, index, shape):
+        config = configs[index]
+        if (config, shape) == self.crashing:
+            os._exit(3)  # as a segfault in compiled code would
+        if config.block_k == self.faulting_block_k:
+            raise RuntimeError("IsaFault: missing wait")
+        return [{"symbol": "kernel", "kernel_us": float(config.block_m)}]
+
+
+@pytest.fixture(scope="module")
+def two_cpus():
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    with parallel.session(cpus=2):
+        yield
+
+
+def test_rows_come_back_with_builds_and_faults_refused_one_by_one(two_cpus, monkeypatch):
+    monkeypatch.setattr(predictions, "BATCH_SIZE", 4)
+    rows = [r for r in measurements.read(measurements.CALIBRATION_SET) if r.shape == (1024, 4096, 512)]
+    rows = [r for r in rows if r.config.block_size == 256][:24]
+    fine = [r for r in rows if r.config.block_k == 128 and r.config.block_n == 64]
+    crashing = (fine[0].config, fine[0].shape)
+    stub = StubPredictor(broken_block_n=256, faulting_block_k=64, crashing=crashing)
+    result = predictions.predict_rows(rows, stub)
+    assert set(result) == {r.line for r in rows}
+    for row in rows:
+        outcome = result[row.line]
+        if (row.config, row.shape) == crashing:
+            assert isinstance(outcome, Failed) and "worker" in outcome.reason
+        elif any(c.block_n == 256 for c in predictions.batches([r.config for r in rows])[_batch_of(row, rows)]):
+            assert isinstance(outcome, Failed) and "clang says no" in outcome.reason
+        elif row.config.block_k == 64:
+            assert isinstance(outcome, Failed) and "missing wait" in outcome.reason
+        else:
+            assert outcome == [{"symbol": "kernel", "kernel_us": float(row.config.block_m)}]
+    assert sum(not isinstance(v, Failed) for v in result.values()) >= 2
+
+
+def _batch_of(row, rows) -> int:
+    groups = predictions.batches([r.config for r in rows])
+    return next(i for i, batch in enumerate(groups) if row.config in batch)
+
+
+def test_batches_are_near_equal_and_sorted(monkeypatch):
+    monkeypatch.setattr(predictions, "BATCH_SIZE", 4)
+    configs = list({r.config for r in measurements.read(measurements.CALIBRATION_SET)})[:10]
+    groups = predictions.batches(configs + configs[:3])
+    assert sorted(len(g) for g in groups) == [3, 3, 4]  # 10 distinct in 3 batches of at most 4
+    assert [c for g in groups for c in g] == sorted(configs)
