@@ -20,6 +20,7 @@ from pathlib import Path
 from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
+from toolchain import headers
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -28,8 +29,8 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
-# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt).
-STANDIN_DIRS = [Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"]
+# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt, ...).
+STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
 # Device-compiler flags that mean nothing on the host, or would break the emulator's own
@@ -150,7 +151,7 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
         return None
     from torch.utils import cpp_extension
 
-    includes = [f"-I{INCLUDE_DIR}"] + [f"-I{p}" for p in STANDIN_DIRS if p.is_dir()]
+    includes = [f"-I{folder}" for folder in header_dirs()]
     includes += [a for p in [*cpp_extension.include_paths(), sysconfig.get_paths()["include"]] for a in ("-isystem", p)]
     command = [COMPILER, "-x", "c++-header", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20", *flags]
     import torch
@@ -181,9 +182,15 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
     return pch
 
 
+def header_dirs() -> list[Path]:
+    """The emulator's runtime headers, the library stand-ins, and a generated stand-in for every
+    other header of ROCm 6.3 (toolchain/headers.py), searched in this order."""
+    return [INCLUDE_DIR, STANDIN_DIR, headers.standin_dir("source", [INCLUDE_DIR, STANDIN_DIR])]
+
+
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in sorted(INCLUDE_DIR.rglob("*.h")):
+    for header in sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]):
         h.update(header.read_bytes())
     return h.hexdigest()
 
@@ -200,7 +207,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     flags = base + user_flags
     ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
     pch = prelude_pch(base, user_flags)
-    includes = [str(INCLUDE_DIR)] + [str(p) for p in STANDIN_DIRS if p.is_dir()] + list(extra_include_paths or [])
+    runtime, standins, rocm = header_dirs()
+    # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
+    includes = [str(runtime), str(standins), *(extra_include_paths or []), str(rocm)]
 
     def build(split: bool):
         units = translation_units(name, cpp_sources, cuda_sources, functions, split)

@@ -15,6 +15,7 @@ launch the host code makes runs on the ISA engine. Builds are cached by a hash o
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import subprocess
@@ -58,8 +59,14 @@ class Extension:
 
     def digest(self, runtime: Path) -> str:
         parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
-                 *self.ldflags, str(runtime)]
+                 *self.ldflags, str(runtime), _headers_digest()]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _headers_digest() -> str:
+    """Our headers (toolchain/include): a build made with older ones is not reused."""
+    return _tree_digest(sorted(p for p in INCLUDE_DIR.rglob("*.h*") if p.is_file()), ())
 
 
 def progress(message: str) -> None:
