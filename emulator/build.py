@@ -20,7 +20,7 @@ from pathlib import Path
 from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
-from toolchain import headers
+from toolchain import diagnostics, headers
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -101,13 +101,14 @@ def compiler_env():
 
 
 def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str], functions,
-                      split: bool = False) -> list[str]:
+                      split: bool = False, origin: Path | None = None) -> list[str]:
     """The C++ files to build: torch, the emulator's HIP runtime, the user's sources, one pybind11 module.
 
     The module defines `functions` (torch's convention) and runs each source's own
     PYBIND11_MODULE body (rewritten by preprocess into a function), so both ways of binding work.
     Normally one file holds everything; `split` keeps the C++ and HIP sources in two files, as
-    torch builds them, for sources that define the same names.
+    torch builds them, for sources that define the same names. Diagnostics name each source after
+    `origin`, the submission file that made the call (diagnostics.source_label).
     """
     if isinstance(functions, str):
         functions = [functions]
@@ -117,14 +118,17 @@ def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str]
         defs = [f'  m.def("{f}", &{f}, "{f}");' for f in functions or []]
     head = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
     cpp_part, hip_part, inits = [], [], []
-    named = [(s, f"{name}_cpp{i}.cpp", cpp_part) for i, s in enumerate(cpp_sources)]
-    named += [(s, f"{name}_hip{i}.hip", hip_part if split else cpp_part) for i, s in enumerate(cuda_sources)]
-    for src, filename, part in named:
-        text = preprocess(src, filename)
+    named = [(s, f"{name}_cpp{i}.cpp", "cpp_sources", cpp_part) for i, s in enumerate(cpp_sources)]
+    named += [(s, f"{name}_hip{i}.hip", "cuda_sources", hip_part if split else cpp_part)
+              for i, s in enumerate(cuda_sources)]
+    for src, filename, kind, part in named:
+        label, first_line = diagnostics.source_label(origin, src, kind, filename)
+        # NOTE: blank lines, not a #line offset: preprocess's own #line directives count from 1.
+        text = preprocess("\n" * (first_line - 1) + src, label)
         text = device_pass(text) if filename.endswith(".hip") else text
         part.append(text)
-        if module_init_name(filename) + "(" in text:
-            inits.append(module_init_name(filename))
+        if module_init_name(label) + "(" in text and module_init_name(label) not in inits:
+            inits.append(module_init_name(label))
     binding = ['#line 1 "binding.cpp"'] + [f"void {f}(pybind11::module_&);" for f in inits]
     binding.append(BINDING_TEMPLATE.format(defs="\n".join(defs + [f"  {f}(m);" for f in inits])))
     units = ["\n".join(head + cpp_part + binding)]
@@ -211,8 +215,10 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
     includes = [str(runtime), str(standins), *(extra_include_paths or []), str(rocm)]
 
+    origin = diagnostics.calling_file()
+
     def build(split: bool):
-        units = translation_units(name, cpp_sources, cuda_sources, functions, split)
+        units = translation_units(name, cpp_sources, cuda_sources, functions, split, origin)
         digest = hashlib.sha256("\0".join([*units, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
@@ -245,7 +251,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             if not split and cpp_sources and cuda_sources and "redefinition of" in str(e):
                 (build_dir / "needs_split").touch()
                 return build(split=True)
-            raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
+            log = diagnostics.write_log(build_dir / "build.log", str(e))
+            error = diagnostics.first_error(str(e)) or diagnostics.short(str(e).splitlines()[0])
+            raise EmulatorBuildError(f"emulator build of '{name}' failed:\n{error}\nfull compiler output: {log}") from None
 
     with compiler_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")

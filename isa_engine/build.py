@@ -32,6 +32,7 @@ from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, REPO_RO
                                device_lib_dir, header_dirs, load_inline_flags)
 from isa_engine import bundle
 from isa_engine.errors import IsaBuildError
+from toolchain import diagnostics
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
@@ -88,7 +89,9 @@ def run(step: str, command: list[str], cwd: Path, verbose: bool = False) -> None
         raise IsaBuildError(f"{step}: {exc.filename} not found: apt-get install clang-19 lld-19") from exc
     if result.returncode != 0:
         output = (result.stderr + result.stdout).strip()
-        raise IsaBuildError(f"ISA engine build failed at {step} (sources in {cwd}):\n{output[-6000:]}")
+        log = diagnostics.write_log(cwd / "build.log", f"{' '.join(command)}\n\n{output}\n")
+        error = diagnostics.first_error(output) or diagnostics.short(output.splitlines()[-1] if output else "no output")
+        raise IsaBuildError(f"ISA engine build failed at {step}:\n{error}\nfull compiler output: {log}")
 
 
 def _tree_digest(paths: list[Path], flags: tuple[str, ...]) -> str:
@@ -154,21 +157,6 @@ def include_flags(extra_include_paths) -> list[str]:
     library and ROCm-torch stand-ins, the installed torch's own headers."""
     user = [f"-I{os.path.abspath(p)}" for p in extra_include_paths or []]
     return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
-
-
-def caller_file() -> Path | None:
-    """The .py that called load_inline: the first frame outside the harness, the engines,
-    torch and importlib."""
-    import torch
-
-    skipped = (str(PACKAGE_DIR), str(REPO_ROOT / "eval"), str(REPO_ROOT / "emulator"), str(Path(torch.__file__).parent))
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if filename.endswith(".py") and not filename.startswith(skipped) and Path(filename).is_file():
-            return Path(filename)
-        frame = frame.f_back
-    return None
 
 
 def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
@@ -264,5 +252,5 @@ def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functio
         raise IsaBuildError("load_inline: sycl_sources cannot run on the ISA engine (HIP only)")
     ext = extension(name, cpp_sources, cuda_sources, functions, extra_cflags, extra_cuda_cflags, extra_ldflags,
                     extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers,
-                    caller_file())
+                    diagnostics.calling_file())
     return loader.load(ext, runtime_library(), is_python_module)

@@ -24,6 +24,7 @@ from pathlib import Path
 from eval.isa import asm, occupancy
 from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_units
 from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
+from toolchain import diagnostics
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
 
@@ -101,7 +102,8 @@ def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[st
         result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
         if result.returncode != 0:
             hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
-            message = f"{path}: gfx942 compile failed{hipified}\n{result.stderr}"
+            first = diagnostics.first_error(result.stderr)
+            message = f"{path}: gfx942 compile failed{hipified}\n" + (f"{first}\n\n" if first else "") + result.stderr
             raise CompileError(message + _standin_hint(result.stderr))
         return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
 

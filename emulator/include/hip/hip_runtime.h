@@ -144,7 +144,7 @@ inline unsigned long long __activemask(::emu::Loc site = ::emu::Loc::current()) 
 // which declares them): the mask-less function's value, votes restricted to the mask. As there,
 // the mask must be a 64-bit integer.
 #define EMU_CHECK_WARP_MASK(MaskT) \
-  static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer: a gfx942 wave has 64 lanes (HIP's *_sync warp functions)")
+  static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer (64 lanes on gfx942): HIP 6.3 *_sync warp functions")
 template <class MaskT, class T>
 T __shfl_sync(MaskT, T var, int src_lane, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
   EMU_CHECK_WARP_MASK(MaskT);

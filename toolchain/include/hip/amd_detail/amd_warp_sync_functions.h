@@ -15,8 +15,8 @@
 #define ISA_WARP_SYNC_FUNCTIONS 1
 
 #define ISA_CHECK_WARP_MASK(MaskT)                                                                \
-    static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer: a gfx942 wave has 64 lanes " \
-                                      "(HIP's *_sync warp functions)")
+    static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer (64 lanes on gfx942): " \
+                                      "HIP 6.3 *_sync warp functions")
 
 template <typename MaskT>
 __device__ inline unsigned long long __ballot_sync(MaskT mask, int predicate) {
