@@ -233,10 +233,11 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
 
         def compile_with(cflags):
             # NOTE: torch's own load, bound when the emulator was imported: the harness's worker
-            # replaces cpp_extension.load with the engine's drop-in for the submission.
+            # replaces cpp_extension.load with the engine's drop-in for the submission. Never
+            # verbose: torch then prints the compiler's output instead of raising it with the error.
             return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
                                       extra_ldflags=ldflags, extra_include_paths=includes,
-                                      build_directory=str(build_dir), verbose=verbose, with_cuda=False,
+                                      build_directory=str(build_dir), verbose=False, with_cuda=False,
                                       is_python_module=is_python_module, keep_intermediates=keep_intermediates)
         try:
             try:

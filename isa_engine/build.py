@@ -30,6 +30,7 @@ from eval.isa import source
 from eval.isa.capture import LoadInlineCall
 from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, REPO_ROOT, TORCH_HIP_DIR, ToolchainMissing,
                                device_lib_dir, header_dirs, load_inline_flags)
+from emulator.preprocess import mask_comments_and_strings, rewrite_torch_device
 from isa_engine import bundle
 from isa_engine.errors import IsaBuildError
 from toolchain import diagnostics
@@ -168,6 +169,13 @@ def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
     return hipify.hipify_cuda_source("\n".join(prelude + call.cuda_sources))
 
 
+def host_view(text: str) -> str:
+    """The source as the simulated host runs it: its tensors are torch's CPU tensors, so
+    x.is_cuda(), kCUDA, DeviceType::CUDA (a tensor made by at::from_blob on a device pointer, a
+    device check) mean the CPU, as under the source engine (emulator.preprocess)."""
+    return rewrite_torch_device(text, mask_comments_and_strings(text))
+
+
 def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
               extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
               with_pytorch_error_handling=True, no_implicit_headers=False, origin: Path | None = None) -> Extension:
@@ -183,7 +191,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
                           extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
                           extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
                           no_implicit_headers=no_implicit_headers)
-    hip_text = hipify_call(call, origin) if cuda else None
+    hip_text = host_view(hipify_call(call, origin)) if cuda else None
     includes = include_flags(extra_include_paths)
     cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
                  *extra_cflags]
@@ -191,7 +199,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
     hip_flags = load_inline_flags(call)
     optimised = any(flag.startswith("-O") for flag in hip_flags)
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
-    return Extension(name, "\n".join(cpp), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
+    return Extension(name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
                      Path(build_directory) if build_directory else None, verbose)
 
 
