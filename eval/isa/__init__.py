@@ -26,7 +26,8 @@ from eval.isa.source import SourceError, TranslationUnit, carries_hip, translati
 from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
 from toolchain import diagnostics
 
-__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
+__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report",
+           "short_name"]
 
 
 class CompileError(RuntimeError):
@@ -130,7 +131,7 @@ def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]
         text, standins = _compile(unit, keep_dir)
         parsed = asm.parse(text)
         names = demangle([kernel.symbol for kernel in parsed])
-        kernels += [_kernel_report(unit, kernel, _short_name(name), standins) for kernel, name in zip(parsed, names)]
+        kernels += [_kernel_report(unit, kernel, short_name(name), standins) for kernel, name in zip(parsed, names)]
     return kernels
 
 
@@ -157,7 +158,7 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
     )
 
 
-def _short_name(demangled: str) -> str:
+def short_name(demangled: str) -> str:
     """`void f<Cfg<1, 2> >(int*, ...)` -> `f<Cfg<1, 2> >`."""
     name = demangled.removeprefix("void ")
     depth = 0
