@@ -20,6 +20,7 @@ from pathlib import Path
 from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
+from toolchain import diagnostics, headers
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -28,8 +29,8 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
-# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt).
-STANDIN_DIRS = [Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"]
+# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt, ...).
+STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
 MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
@@ -101,13 +102,14 @@ def compiler_env():
 
 
 def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str], functions,
-                      split: bool = False) -> list[str]:
+                      split: bool = False, origin: Path | None = None) -> list[str]:
     """The C++ files to build: torch, the emulator's HIP runtime, the user's sources, one pybind11 module.
 
     The module defines `functions` (torch's convention) and runs each source's own
     PYBIND11_MODULE body (rewritten by preprocess into a function), so both ways of binding work.
     Normally one file holds everything; `split` keeps the C++ and HIP sources in two files, as
-    torch builds them, for sources that define the same names.
+    torch builds them, for sources that define the same names. Diagnostics name each source after
+    `origin`, the submission file that made the call (diagnostics.source_label).
     """
     if isinstance(functions, str):
         functions = [functions]
@@ -117,14 +119,17 @@ def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str]
         defs = [f'  m.def("{f}", &{f}, "{f}");' for f in functions or []]
     head = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
     cpp_part, hip_part, inits = [], [], []
-    named = [(s, f"{name}_cpp{i}.cpp", cpp_part) for i, s in enumerate(cpp_sources)]
-    named += [(s, f"{name}_hip{i}.hip", hip_part if split else cpp_part) for i, s in enumerate(cuda_sources)]
-    for src, filename, part in named:
-        text = preprocess(src, filename)
+    named = [(s, f"{name}_cpp{i}.cpp", "cpp_sources", cpp_part) for i, s in enumerate(cpp_sources)]
+    named += [(s, f"{name}_hip{i}.hip", "cuda_sources", hip_part if split else cpp_part)
+              for i, s in enumerate(cuda_sources)]
+    for src, filename, kind, part in named:
+        label, first_line = diagnostics.source_label(origin, src, kind, filename)
+        # NOTE: blank lines, not a #line offset: preprocess's own #line directives count from 1.
+        text = preprocess("\n" * (first_line - 1) + src, label)
         text = device_pass(text) if filename.endswith(".hip") else text
         part.append(text)
-        if module_init_name(filename) + "(" in text:
-            inits.append(module_init_name(filename))
+        if module_init_name(label) + "(" in text and module_init_name(label) not in inits:
+            inits.append(module_init_name(label))
     binding = ['#line 1 "binding.cpp"'] + [f"void {f}(pybind11::module_&);" for f in inits]
     binding.append(BINDING_TEMPLATE.format(defs="\n".join(defs + [f"  {f}(m);" for f in inits])))
     units = ["\n".join(head + cpp_part + binding)]
@@ -151,7 +156,7 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
         return None
     from torch.utils import cpp_extension
 
-    includes = [f"-I{INCLUDE_DIR}"] + [f"-I{p}" for p in STANDIN_DIRS if p.is_dir()]
+    includes = [f"-I{folder}" for folder in header_dirs()]
     includes += [a for p in [*cpp_extension.include_paths(), sysconfig.get_paths()["include"]] for a in ("-isystem", p)]
     command = [COMPILER, "-x", "c++-header", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20", *flags]
     import torch
@@ -182,9 +187,15 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
     return pch
 
 
+def header_dirs() -> list[Path]:
+    """The emulator's runtime headers, the library stand-ins, and a generated stand-in for every
+    other header of ROCm 6.3 (toolchain/headers.py), searched in this order."""
+    return [INCLUDE_DIR, STANDIN_DIR, headers.standin_dir("source", [INCLUDE_DIR, STANDIN_DIR])]
+
+
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in [*sorted(INCLUDE_DIR.rglob("*.h")), MACHINE_HEADER]:
+    for header in [*sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]), MACHINE_HEADER]:
         h.update(header.read_bytes())
     return h.hexdigest()
 
@@ -201,10 +212,14 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     flags = base + user_flags
     ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
     pch = prelude_pch(base, user_flags)
-    includes = [str(INCLUDE_DIR)] + [str(p) for p in STANDIN_DIRS if p.is_dir()] + list(extra_include_paths or [])
+    runtime, standins, rocm = header_dirs()
+    # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
+    includes = [str(runtime), str(standins), *(extra_include_paths or []), str(rocm)]
+
+    origin = diagnostics.calling_file()
 
     def build(split: bool):
-        units = translation_units(name, cpp_sources, cuda_sources, functions, split)
+        units = translation_units(name, cpp_sources, cuda_sources, functions, split, origin)
         digest = hashlib.sha256("\0".join([*units, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
@@ -219,10 +234,11 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
 
         def compile_with(cflags):
             # NOTE: torch's own load, bound when the emulator was imported: the harness's worker
-            # replaces cpp_extension.load with the engine's drop-in for the submission.
+            # replaces cpp_extension.load with the engine's drop-in for the submission. Never
+            # verbose: torch then prints the compiler's output instead of raising it with the error.
             return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
                                       extra_ldflags=ldflags, extra_include_paths=includes,
-                                      build_directory=str(build_dir), verbose=verbose, with_cuda=False,
+                                      build_directory=str(build_dir), verbose=False, with_cuda=False,
                                       is_python_module=is_python_module, keep_intermediates=keep_intermediates)
         try:
             try:
@@ -237,7 +253,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             if not split and cpp_sources and cuda_sources and "redefinition of" in str(e):
                 (build_dir / "needs_split").touch()
                 return build(split=True)
-            raise EmulatorBuildError(f"emulator build of '{name}' failed (sources in {build_dir}):\n{e}") from e
+            log = diagnostics.write_log(build_dir / "build.log", str(e))
+            error = diagnostics.first_error(str(e)) or diagnostics.short(str(e).splitlines()[0])
+            raise EmulatorBuildError(f"emulator build of '{name}' failed:\n{error}\nfull compiler output: {log}") from None
 
     with compiler_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -49,17 +49,31 @@ examples:
 """
 
 
-def make_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="eval/run.py", description=__doc__.splitlines()[0], epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", nargs="?", choices=list(STAGES),
-                   help="test: each test case once, checked. benchmark: the benchmark cases timed "
-                        "on one input. leaderboard: timed with a fresh input (seed += 13) and a "
-                        "check every repeat, stopping at the first failure. profile: one call per "
-                        "case under the torch profiler. ranked: test, benchmark, leaderboard, like "
-                        "a ranked submission, then the bot's secret-seed run of the three. "
-                        "Default: ranked with a GPU, test without one.")
+MODE_HELP = {
+    "test": "each test case once, checked",
+    "benchmark": "the benchmark cases timed on one input",
+    "leaderboard": "timed with a fresh input (seed += 13) and a check every repeat, stopping at the first failure",
+    "profile": "one call per case under the torch profiler",
+    "ranked": "test, benchmark, leaderboard, like a ranked submission, then the bot's secret-seed run of the three",
+}
+UNTIMED = ("test",)  # modes --method means nothing to
+
+
+def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `mode`, the help of that mode alone (`eval/run.py test --help`)."""
+    if mode is None:
+        p = argparse.ArgumentParser(
+            prog="eval/run.py", description=__doc__.splitlines()[0], epilog=EXAMPLES,
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument("mode", nargs="?", choices=list(STAGES),
+                       help=". ".join(f"{name}: {text}" for name, text in MODE_HELP.items())
+                       + ". Default: ranked with a GPU, test without one.")
+    else:
+        p = argparse.ArgumentParser(
+            prog=f"eval/run.py {mode}", description=f"{mode} mode: {MODE_HELP[mode]}.",
+            epilog="\n".join(line for line in EXAMPLES.splitlines() if f"run.py {mode} " in line
+                             or line.startswith("examples")),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--submission", action="append", metavar="PATH",
                    help="submission file defining custom_kernel(data); repeat to compare several "
                         "on the same cases (default: submission.py)")
@@ -69,8 +83,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--secret-seed", type=int, metavar="S",
                    help="apply the published secret-seed pairing: each seed a -> a + (a+S)(a+S+1)/2; "
                         "with ranked, the S of its closing secret-seed run (default: random)")
-    p.add_argument("--method", default="leaderboard", choices=list(timing.METHODS),
-                   help="timing method: " + "; ".join(f"{m.name}: {m.doc}" for m in timing.METHODS.values()))
+    if mode not in UNTIMED:
+        p.add_argument("--method", default="leaderboard", choices=list(timing.METHODS),
+                       help="timing method: " + "; ".join(f"{m.name}: {m.doc}" for m in timing.METHODS.values()))
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
                    help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
                         "submissions run on the project's emulator")
@@ -267,8 +282,13 @@ def plans(mode: str, args, parser_error) -> tuple[list, int | None, list]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    named = next((word for word in argv if word in STAGES), None)
+    if named and {"-h", "--help"} & set(argv):
+        make_parser(named).print_help()
+        return 0
     parser = make_parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(argv)
     if args.list:
         for kind in ("tests", "benchmarks"):
             for i, case in enumerate(contract.cases(kind)):

@@ -28,18 +28,24 @@ from pathlib import Path
 
 import torch
 
-from eval import channel, engines, integrity, simulated_host, timing
+from eval import channel, engines, integrity, report, simulated_host, timing
 from eval.device import DeviceInfo, detect, synchronize
 from eval.verdict import WARMUP_SLOT
 from reference import contract
 from reference.check import split_message
 from reference.contract import Case
+from toolchain import diagnostics
 from reference.task import clone_input, generate_input
 
 INPUT_NAMES = ("a", "b", "a_scale", "b_scale")
 # task, utils (and our reference package as `reference`): the modules the runner puts
 # beside submission.py; first on sys.path, as the runner's copies win over a user's own.
 RUNNER_ENV = Path(__file__).resolve().parent / "runner_env"
+# Frames that are not the submission's: the harness, the engines, the toolchain, torch.
+_NOT_THE_SUBMISSION = tuple(str(Path(__file__).resolve().parents[1] / part)
+                            for part in ("eval", "emulator", "isa_engine", "toolchain", "reference"))
+_NOT_THE_SUBMISSION += (str(Path(torch.__file__).parent),)
+MAX_LINES = 12
 
 
 class _RecheckFailed(Exception):
@@ -62,18 +68,28 @@ def main(conn, job: dict) -> None:
 
 
 def _describe(exc: BaseException) -> str:
-    """One paragraph: the exception and the submission's own innermost frame."""
+    """The exception, at the submission's own innermost frame (the project's packages and torch
+    are skipped: a build error points at the load_inline call), its lines kept."""
     if isinstance(exc, (SubmissionError, integrity.TamperError, timing.ClockMismatch)):
         return str(exc)
     where = ""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if not frame.filename.startswith(str(Path(__file__).parent)):
+        if not frame.filename.startswith(_NOT_THE_SUBMISSION):
             where = f" (at {Path(frame.filename).name}:{frame.lineno})"
             break
-    text = " ".join(str(exc).split())
-    if len(text) > 600:
-        text = text[:600] + " ..."
-    return f"{type(exc).__name__}: {text}{where}"
+    lines = [" ".join(line.split()) for line in str(exc).splitlines() if line.strip()] or [""]
+    return "\n".join([f"{type(exc).__name__}{where}: {lines[0]}", *lines[1:]])
+
+
+def fit_message(message: str, log_name: str) -> str:
+    """A failure message a terminal shows whole: at most MAX_LINES lines of at most MAX_LINE
+    characters; when that cuts anything, the full text goes to a log file whose path ends it."""
+    lines = split_message(message)
+    fitted = [diagnostics.short(line) for line in lines[:MAX_LINES]]
+    if fitted == lines:
+        return message
+    log = diagnostics.write_log(report.REPORTS_DIR / "failures" / f"{log_name}.log", message + "\n")
+    return "\n".join(fitted + [f"full message: {log}"])
 
 
 def _hip_load_inline_guard(original, device: DeviceInfo):
@@ -198,6 +214,8 @@ class Stage:
     # ---- results -------------------------------------------------------------------
     def report(self, slot: int, case: Case, passed: bool, message: str, s=None) -> None:
         prefix = f"{'test' if self.job['mode'] == 'test' else 'benchmark'}.{slot}"
+        if not passed:
+            message = fit_message(message, f"{Path(self.job['submission']).stem}-{self.job['mode']}-{slot}")
         lines = split_message(message)
         row = case_row(self.cases[slot][0], case, self.job, passed,
                        "" if passed or not lines else lines[0])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import subprocess
@@ -33,8 +34,10 @@ from eval.isa import source
 from eval.isa.capture import LoadInlineCall
 from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, REPO_ROOT, TORCH_HIP_DIR, ToolchainMissing,
                                device_lib_dir, header_dirs, load_inline_flags)
+from emulator.preprocess import mask_comments_and_strings, rewrite_torch_device
 from isa_engine import bundle
 from isa_engine.errors import IsaBuildError
+from toolchain import diagnostics
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
@@ -62,8 +65,14 @@ class Extension:
 
     def digest(self, runtime: Path) -> str:
         parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
-                 *self.ldflags, str(runtime)]
+                 *self.ldflags, str(runtime), _headers_digest()]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _headers_digest() -> str:
+    """Our headers (toolchain/include): a build made with older ones is not reused."""
+    return _tree_digest(sorted(p for p in INCLUDE_DIR.rglob("*.h*") if p.is_file()), ())
 
 
 def progress(message: str) -> None:
@@ -98,7 +107,9 @@ def run(step: str, command: list[str], cwd: Path, verbose: bool = False) -> None
         raise IsaBuildError(f"{step}: {exc.filename} not found: apt-get install clang-19 lld-19") from exc
     if result.returncode != 0:
         output = (result.stderr + result.stdout).strip()
-        raise IsaBuildError(f"ISA engine build failed at {step} (sources in {cwd}):\n{output[-6000:]}")
+        log = diagnostics.write_log(cwd / "build.log", f"{' '.join(command)}\n\n{output}\n")
+        error = diagnostics.first_error(output) or diagnostics.short(output.splitlines()[-1] if output else "no output")
+        raise IsaBuildError(f"ISA engine build failed at {step}:\n{error}\nfull compiler output: {log}")
 
 
 def _tree_digest(paths: list[Path], flags: tuple[str, ...]) -> str:
@@ -172,20 +183,6 @@ def include_flags(extra_include_paths) -> list[str]:
     return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
 
 
-def caller_file() -> Path | None:
-    """The .py that called load_inline: the first frame outside the harness, the engines, the
-    standard library and installed packages (torch, importlib, a task runner such as Ray)."""
-    installed = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    skipped = (str(PACKAGE_DIR), str(REPO_ROOT / "eval"), str(REPO_ROOT / "emulator"), *sorted(installed))
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if filename.endswith(".py") and not filename.startswith(skipped) and Path(filename).is_file():
-            return Path(filename)
-        frame = frame.f_back
-    return None
-
-
 def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
     """The .hip text of the runner; with `origin`, #line directives name the submission's own
     lines, in compile errors and in the line tables a fault is reported with."""
@@ -193,6 +190,13 @@ def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
         return source.hipify_as_runner(origin, call, source._string_literals(origin))
     prelude = [] if call.no_implicit_headers else list(source.LOAD_INLINE_PRELUDE)
     return hipify.hipify_cuda_source("\n".join(prelude + call.cuda_sources))
+
+
+def host_view(text: str) -> str:
+    """The source as the simulated host runs it: its tensors are torch's CPU tensors, so
+    x.is_cuda(), kCUDA, DeviceType::CUDA (a tensor made by at::from_blob on a device pointer, a
+    device check) mean the CPU, as under the source engine (emulator.preprocess)."""
+    return rewrite_torch_device(text, mask_comments_and_strings(text))
 
 
 def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
@@ -210,7 +214,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
                           extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
                           extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
                           no_implicit_headers=no_implicit_headers)
-    hip_text = hipify_call(call, origin) if cuda else None
+    hip_text = host_view(hipify_call(call, origin)) if cuda else None
     includes = include_flags(extra_include_paths)
     cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
                  *extra_cflags]
@@ -218,7 +222,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
     hip_flags = load_inline_flags(call)
     optimised = any(flag.startswith("-O") for flag in hip_flags)
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
-    return Extension(name, "\n".join(cpp), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
+    return Extension(name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
                      Path(build_directory) if build_directory else None, verbose)
 
 
@@ -284,5 +288,5 @@ def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functio
         raise IsaBuildError("load_inline: sycl_sources cannot run on the ISA engine (HIP only)")
     ext = extension(name, cpp_sources, cuda_sources, functions, extra_cflags, extra_cuda_cflags, extra_ldflags,
                     extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers,
-                    caller_file())
+                    diagnostics.calling_file())
     return loader.load(ext, runtime_library(), is_python_module)

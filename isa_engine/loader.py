@@ -55,6 +55,23 @@ def note_arguments(lib: ctypes.CDLL, function: str, args, kwargs) -> None:
             lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
 
 
+_MANGLED = re.compile(r"\b_Z[\w.$]+")
+
+
+def readable(message: str) -> str:
+    """Kernel symbols in a fault demangled and shortened to the kernel's name and template
+    arguments (`staged_row_kernel`, `gemm<128, 64>`), never its parameter list."""
+    symbols = sorted(set(_MANGLED.findall(message)))
+    if not symbols:
+        return message
+    from eval.isa import demangle, short_name
+
+    for symbol, name in zip(symbols, demangle(symbols)):
+        name = short_name(name)
+        message = message.replace(symbol, name if len(name) <= 80 else name[:76] + " ...")
+    return message
+
+
 def wrap(lib: ctypes.CDLL, name: str, function):
     @functools.wraps(function)
     def call(*args, **kwargs):
@@ -65,13 +82,13 @@ def wrap(lib: ctypes.CDLL, name: str, function):
         except Exception as exc:
             fault = take_fault(lib)
             if fault is not None:
-                raise IsaFault(f"{name}(): {fault}") from None
+                raise IsaFault(readable(f"{name}(): {fault}")) from None
             raise
         finally:
             diagnostics.report(diagnostics.take(lib))
         fault = take_fault(lib)
         if fault is not None:
-            raise IsaFault(f"{name}(): a launch faulted and the submission carried on: {fault}")
+            raise IsaFault(readable(f"{name}(): a launch faulted and the submission carried on: {fault}"))
         return result
     return call
 

@@ -25,8 +25,10 @@ import machine
 from eval.isa import asm
 from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_units
 from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
+from toolchain import diagnostics
 
-__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report"]
+__all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report",
+           "short_name"]
 
 
 class CompileError(RuntimeError):
@@ -105,7 +107,8 @@ def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[st
         result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
         if result.returncode != 0:
             hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
-            message = f"{path}: gfx942 compile failed{hipified}\n{result.stderr}"
+            first = diagnostics.first_error(result.stderr)
+            message = f"{path}: gfx942 compile failed{hipified}\n" + (f"{first}\n\n" if first else "") + result.stderr
             raise CompileError(message + _standin_hint(result.stderr))
         return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
 
@@ -132,7 +135,7 @@ def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]
         text, standins = _compile(unit, keep_dir)
         parsed = asm.parse(text)
         names = demangle([kernel.symbol for kernel in parsed])
-        kernels += [_kernel_report(unit, kernel, _short_name(name), standins) for kernel, name in zip(parsed, names)]
+        kernels += [_kernel_report(unit, kernel, short_name(name), standins) for kernel, name in zip(parsed, names)]
     return kernels
 
 
@@ -165,7 +168,7 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
     )
 
 
-def _short_name(demangled: str) -> str:
+def short_name(demangled: str) -> str:
     """`void f<Cfg<1, 2> >(int*, ...)` -> `f<Cfg<1, 2> >`."""
     name = demangled.removeprefix("void ")
     depth = 0

@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import toolchain
+from toolchain import headers
 from eval.isa.capture import LoadInlineCall
 
 CLANG = "clang++-19"
@@ -107,7 +108,9 @@ def header_dirs() -> list[Path]:
 
     python = sysconfig.get_path("include", scheme="posix_prefix")
     torch_dirs = [Path(folder) for folder in cpp_extension.include_paths()]
-    return [INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else [])]
+    # Every other header of ROCm 6.3 (toolchain/rocm_headers.txt): a generated stand-in.
+    rocm = headers.standin_dir("isa", headers.isa_real_dirs())
+    return [INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
 
 
 def load_inline_flags(call: LoadInlineCall) -> list[str]:

@@ -20,6 +20,15 @@ def test_help_documents_every_flag():
         assert flag in out
 
 
+@pytest.mark.parametrize("mode", ["test", "benchmark", "leaderboard", "profile", "ranked"])
+def test_help_of_a_mode_is_that_modes_help(mode):
+    out = subprocess.run([sys.executable, str(REPO / "eval" / "run.py"), mode, "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith(f"usage: eval/run.py {mode} ") and f"{mode} mode: " in out
+    assert ("--method" in out) == (mode != "test"), "a timing method means nothing to the untimed test mode"
+    assert "--submission" in out and "--shapes" in out
+
+
 def test_without_gpu_default_mode_is_test_and_says_so(run_leaderboard):
     status, rows, _, err = run_leaderboard("--submission", REFERENCE, "--shapes", "0")
     assert status == 0

@@ -98,7 +98,7 @@ __global__ void only_includes_kernel(float* out, int ck) { out[threadIdx.x] = fl
 def test_empty_stand_ins_compile_when_only_included(tmp_path):
     (tmp_path / "includes.hip").write_text(_INCLUDES)
     (kernel,) = report(tmp_path / "includes.hip")
-    assert kernel.standins == "ck, hipblaslt, hipcub"
+    assert kernel.standins == "ck, hipblas-common, hipblaslt, hipcub"
 
 
 @pytest.mark.parametrize("use, library", [

@@ -84,7 +84,7 @@ def test_llvm_intrinsics_by_asm_label_and_inline_asm_compile():
 
 def test_library_headers_compile_from_stand_ins_and_the_report_says_so():
     (kernel,) = report(STYLES / "rocwmma_submission.py")
-    assert kernel.standins == "ck, hipblaslt, hipcub, rocwmma"
+    assert kernel.standins == "ck, hipblas-common, hipblaslt, hipcub, rocwmma"
     assert kernel.widths("mfma_") == {"mfma_f32_32x32x16_fp8_fp8": 4}  # BlockK 64 = 4 MFMA steps
 
 

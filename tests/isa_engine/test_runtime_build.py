@@ -102,7 +102,7 @@ def test_a_call_through_an_installed_package_is_attributed_to_its_caller():
 
     import yaml
 
-    from isa_engine.build import caller_file
+    from toolchain.diagnostics import calling_file as caller_file
 
     installed = Path(yaml.__file__)
     assert str(installed).startswith(sysconfig.get_path("purelib"))

@@ -29,6 +29,16 @@ CORPUS = {
     "persistent_graph": "torch.cuda queries, workspace on 'cuda', persistent 1024-work-item kernel with __shared__ "
                         "in the tile loop, CUDA graph capture + replay",
     "rocwmma_fragments": "rocWMMA fragments (stand-in header), unused hipCUB / CK includes",
+    "rocm_headers": "the winning submission's header block (every ROCm 6.3 library), __shfl_sync with a 64-bit "
+                    "mask, rocWMMA fragments on HIP's fp8 type, make_vector, hipblas-common enums",
+    "vector_types": "HIP vector types (ulong1/ulong2/uint2/ushort4/uchar4/float4) and their make_ functions",
+    "device_blob": "at::from_blob over hipMalloc'd memory with device(kCUDA), torch ops on it, is_cuda() checks",
+}
+# Submissions that must fail, and what the failed row must say: (case, words of the message).
+MUST_FAIL = {
+    "build_error": ("0", ["build_error.py[cuda_sources]:17:12: error: static assertion failed",
+                          "__shfl_xor_sync(0xffffffff", "full compiler output:"]),
+    "lds_race": ("4", ["differs between wave schedules 0 and 1", "missing __syncthreads()"]),
 }
 CI_CASES = "0,4"  # 64x64x128 and 96x7168x256: every code path, a few seconds each
 
@@ -43,7 +53,18 @@ def run_emulated(name: str, cases: str | None) -> list[dict]:
 
 
 def test_corpus_covers_every_file():
-    assert sorted(CORPUS) == sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("test_"))
+    assert sorted([*CORPUS, *MUST_FAIL]) == sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("test_"))
+
+
+@pytest.mark.parametrize("name", MUST_FAIL)
+def test_must_fail_submission_says_what_to_fix(run_leaderboard, name):
+    case, words = MUST_FAIL[name]
+    status, rows, out, _ = run_leaderboard("test", "--submission", str(HERE / f"{name}.py"), "--shapes", case,
+                                           "--device", "cpu")
+    assert status == 1 and [r["passed"] for r in rows] == [0]
+    failed = out[out.index("failed:"):]
+    assert all(word in failed for word in words), failed
+    assert max(len(line) for line in failed.splitlines()) <= 210, "a failure line fits a terminal"
 
 
 @pytest.mark.parametrize("name", CORPUS)

@@ -140,6 +140,47 @@ inline unsigned long long __activemask(::emu::Loc site = ::emu::Loc::current()) 
   return __builtin_amdgcn_read_exec(site);
 }
 
+// HIP 6.3's warp functions with a lane mask (torch's ROCm build defines HIP_ENABLE_WARP_SYNC_BUILTINS,
+// which declares them): the mask-less function's value, votes restricted to the mask. As there,
+// the mask must be a 64-bit integer.
+#define EMU_CHECK_WARP_MASK(MaskT) \
+  static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer (64 lanes on gfx942): HIP 6.3 *_sync warp functions")
+template <class MaskT, class T>
+T __shfl_sync(MaskT, T var, int src_lane, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  EMU_CHECK_WARP_MASK(MaskT);
+  return __shfl(var, src_lane, width, site);
+}
+template <class MaskT, class T>
+T __shfl_up_sync(MaskT, T var, unsigned delta, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  EMU_CHECK_WARP_MASK(MaskT);
+  return __shfl_up(var, delta, width, site);
+}
+template <class MaskT, class T>
+T __shfl_down_sync(MaskT, T var, unsigned delta, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  EMU_CHECK_WARP_MASK(MaskT);
+  return __shfl_down(var, delta, width, site);
+}
+template <class MaskT, class T>
+T __shfl_xor_sync(MaskT, T var, int lane_mask, int width = warpSize, ::emu::Loc site = ::emu::Loc::current()) {
+  EMU_CHECK_WARP_MASK(MaskT);
+  return __shfl_xor(var, lane_mask, width, site);
+}
+template <class MaskT>
+unsigned long long __ballot_sync(MaskT mask, int p, ::emu::Loc site = ::emu::Loc::current()) {
+  EMU_CHECK_WARP_MASK(MaskT);
+  return __ballot(p, site) & (unsigned long long)mask;
+}
+template <class MaskT>
+int __any_sync(MaskT mask, int p, ::emu::Loc site = ::emu::Loc::current()) {
+  return __ballot_sync(mask, p, site) != 0;
+}
+template <class MaskT>
+int __all_sync(MaskT mask, int p, ::emu::Loc site = ::emu::Loc::current()) {
+  auto exec = ::emu::cross_lane<::emu::BallotOp>(true, site);
+  return __ballot_sync(mask, p, site) == ((unsigned long long)mask & exec);
+}
+#undef EMU_CHECK_WARP_MASK
+
 // ---- clocks (debug timing only: host counters, not MI300X time) --------------------------------
 inline long long clock64() { return (long long)__builtin_amdgcn_s_memtime(); }
 inline long long wall_clock64() { return (long long)__builtin_amdgcn_s_memrealtime(); }
@@ -212,6 +253,8 @@ template <class T>
 T unsafeAtomicAdd(T* p, T v) { return atomicAdd(p, v); }
 
 // ---- vector types ---------------------------------------------------------------------------
+// Every vector type HIP declares: {char, uchar, short, ushort, int, uint, long, ulong, longlong,
+// ulonglong, float, double} x {1, 2, 3, 4}, each with its make_<type>().
 // NOTE: aligned like their element type: gfx942's b64/b128 LDS and global accesses need only dword
 // alignment (a float4 at a 4-byte-aligned address is legal), while an x86 load of a 16-byte-aligned
 // vector type is an aligned SSE move that faults there. Unaligned moves cost the same on aligned data.
@@ -222,6 +265,7 @@ T unsafeAtomicAdd(T* p, T v) { return atomicAdd(p, v); }
   struct NAME##3 {                                                                          \
     T x, y, z;                                                                              \
   };                                                                                        \
+  inline NAME##1 make_##NAME##1(T x) { return NAME##1{x}; }                                 \
   inline NAME##2 make_##NAME##2(T x, T y) { return NAME##2{x, y}; }                         \
   inline NAME##3 make_##NAME##3(T x, T y, T z) { return NAME##3{x, y, z}; }                 \
   inline NAME##4 make_##NAME##4(T x, T y, T z, T w) { return NAME##4{x, y, z, w}; }
@@ -233,6 +277,8 @@ EMU_VECTOR_TYPES(short, short)
 EMU_VECTOR_TYPES(unsigned short, ushort)
 EMU_VECTOR_TYPES(signed char, char)
 EMU_VECTOR_TYPES(unsigned char, uchar)
+EMU_VECTOR_TYPES(long, long)
+EMU_VECTOR_TYPES(unsigned long, ulong)
 EMU_VECTOR_TYPES(long long, longlong)
 EMU_VECTOR_TYPES(unsigned long long, ulonglong)
 #undef EMU_VECTOR_TYPES

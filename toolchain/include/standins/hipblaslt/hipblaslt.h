@@ -3,6 +3,8 @@
 // any of its functions stops the compile with the message below.
 #pragma once
 
+#include <hipblas-common/hipblas-common.h>
+
 #define HIPBLASLT_STANDIN 1
 
 typedef struct isa_standin_hipblaslt_handle* hipblasLtHandle_t;

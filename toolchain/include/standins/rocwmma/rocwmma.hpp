@@ -4,7 +4,7 @@
 //
 // Supported: fragment<matrix_a | matrix_b | accumulator, M, N, K, T, row_major | col_major | void>
 // with M == N in {16, 32}, fill_fragment, load_matrix_sync, store_matrix_sync, mma_sync,
-// synchronize_workgroup. Multiplicands are float8_t (e4m3 fnuz) with K a multiple of 32 (16x16)
+// synchronize_workgroup; make_vector (non_native_vector_base: N values in order, no padding). Multiplicands are float8_t (e4m3 fnuz) with K a multiple of 32 (16x16)
 // or 16 (32x32), or bfloat16_t with K a multiple of 16 (16x16) or 8 (32x32); accumulators that
 // mma_sync reads or writes are float. Any element type can be filled, loaded and stored.
 //
@@ -242,5 +242,37 @@ __device__ inline void mma_sync(fragment<accumulator, M, N, K, float, LayoutD>& 
 }
 
 __device__ inline void synchronize_workgroup() { __syncthreads(); }
+
+// ---- vectors ---------------------------------------------------------------------------------
+// rocWMMA's vector of any element type: Rank values stored in order, element-wise arithmetic.
+template <typename T, unsigned int Rank>
+struct non_native_vector_base {
+    __host__ __device__ static constexpr uint32_t size() { return Rank; }
+    __host__ __device__ constexpr T& operator[](unsigned int i) { return d[i]; }
+    __host__ __device__ constexpr T operator[](unsigned int i) const { return d[i]; }
+#define ROCWMMA_STANDIN_ELEMENTWISE(op)                                                          \
+    __host__ __device__ constexpr non_native_vector_base& operator op##=(const non_native_vector_base& o) { \
+        for (unsigned int i = 0; i < Rank; ++i) d[i] = d[i] op o.d[i];                              \
+        return *this;                                                                               \
+    }                                                                                               \
+    __host__ __device__ constexpr non_native_vector_base operator op(const non_native_vector_base& o) const { \
+        non_native_vector_base out = *this;                                                         \
+        return out op##= o;                                                                         \
+    }
+    ROCWMMA_STANDIN_ELEMENTWISE(+)
+    ROCWMMA_STANDIN_ELEMENTWISE(-)
+    ROCWMMA_STANDIN_ELEMENTWISE(*)
+    ROCWMMA_STANDIN_ELEMENTWISE(/)
+#undef ROCWMMA_STANDIN_ELEMENTWISE
+
+    T d[Rank];
+};
+
+// make_vector(a, b, ...): its arguments, all of one type, as one vector.
+template <typename T, typename... Ts>
+__host__ __device__ constexpr auto make_vector(T first, Ts... rest) {
+    static_assert((__is_same(T, Ts) && ...), "rocwmma::make_vector: vector arguments must all be the same type");
+    return non_native_vector_base<T, 1 + sizeof...(Ts)>{{first, rest...}};
+}
 
 }  // namespace rocwmma

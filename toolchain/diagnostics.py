@@ -1,0 +1,121 @@
+"""The one compiler error a user needs from a failed build's output, and where the rest went.
+
+A build's output can be pages long: warnings, include stacks, template backtraces, the build
+tool's command lines. `first_error` picks clang's first error and moves it to the user's own
+line: when the error sits in a header (ours, HIP's, torch's), the first note of its backtrace
+that points into the user's file ("in instantiation of ... requested here") gives the line.
+Both engines and the offline report use it for their build failures.
+"""
+from __future__ import annotations
+
+import re
+import sysconfig
+from pathlib import Path
+
+MAX_LINE = 200  # characters of one line of a failure message; the full text goes to a log file
+REPO = Path(__file__).resolve().parent.parent
+_DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
+                         r"(?P<text>.*)$")
+_CODE = re.compile(r"^\s*\d+\s*\|(?P<code>.*)$")
+_INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name specifier")
+
+
+def _system_prefixes() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    ours = [REPO / "toolchain" / "include", REPO / "emulator" / "include", REPO / "build" / "standins"]
+    return ("/usr/", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")}, *map(str, ours))
+
+
+def is_user_file(path: str) -> bool:
+    """A file of the submission's (its sources, its own include folders), not a header of the
+    toolchain, the engines, torch or the system."""
+    return not path.startswith(_system_prefixes())
+
+
+def short(text: str, limit: int = MAX_LINE) -> str:
+    return text if len(text) <= limit else text[:limit - 4] + " ..."
+
+
+def first_error(output: str) -> str | None:
+    """clang's first error, at the user's line when the backtrace reaches one, with that line's
+    code: two or three lines, each at most MAX_LINE characters; None when there is no error."""
+    lines = output.splitlines()
+    diagnostics = [(i, m) for i, line in enumerate(lines) if (m := _DIAGNOSTIC.match(line.strip()))]
+    start = next((k for k, (_, m) in enumerate(diagnostics) if m["kind"] in ("error", "fatal error")), None)
+    if start is None:
+        plain = next((line.strip() for line in lines if re.search(r"\berror\b", line, re.IGNORECASE)), None)
+        return short(plain) if plain else None
+    index, error = diagnostics[start]
+    site_index, site = index, error
+    if not is_user_file(error["file"]):
+        for i, note in diagnostics[start + 1:]:
+            if note["kind"] != "note":
+                break
+            if is_user_file(note["file"]):
+                site_index, site = i, note
+                break
+    where = f"{Path(site['file']).name}:{site['line']}:{site['col']}"
+    text = f"{where}: error: {error['text']}"
+    if site is not error:
+        text += f" (in {Path(error['file']).name}:{error['line']})"
+    out = [short(text)]
+    code = _CODE.match(lines[site_index + 1]) if site_index + 1 < len(lines) else None
+    if code:
+        out.append(short(f"    {site['line']} | {code['code'].strip()}"))
+        hint = _standin_hint(error["text"], code["code"], int(site["col"]), lines[site_index + 1])
+        if hint:
+            out.append(short(hint))
+    return "\n".join(out)
+
+
+def _standin_hint(message: str, code: str, column: int, code_line: str) -> str | None:
+    """Names the symbol a stand-in library (toolchain/include/standins) cannot give."""
+    match = _INCOMPLETE_STANDIN.search(message)
+    if not match or not (REPO / "toolchain" / "include" / "standins" / match[1]).is_dir():
+        return None
+    bar = code_line.index("|") + 1
+    used = re.match(r"[\w:]+", code_line[bar + column:])  # NOTE: clang puts one space after the bar
+    symbol = used[0] if used and used[0].startswith(match[1] + "::") else f"{match[1]}::..."
+    return (f"{symbol} is from {match[1]}, which cannot be installed here: "
+            f"toolchain/include/standins/{match[1]} is an empty stand-in")
+
+
+def write_log(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def calling_file() -> Path | None:
+    """The .py that called a build (load_inline): the first frame outside the harness, the
+    engines, the standard library and installed packages (torch, importlib, a task runner such
+    as Ray); builds name the user's sources after it."""
+    import sys
+    import sysconfig
+
+    installed = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    skipped = tuple(str(REPO / part) for part in ("eval", "emulator", "isa_engine", "toolchain"))
+    skipped += tuple(sorted(installed))
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename.endswith(".py") and not filename.startswith(skipped) and Path(filename).is_file():
+            return Path(filename)
+        frame = frame.f_back
+    return None
+
+
+def source_label(origin: Path | None, text: str, kind: str, fallback: str) -> tuple[str, int]:
+    """(file name, first line) that a build's diagnostics should give one source string: the
+    calling file and the string's line there when it is a literal of that file, else
+    `<file>[cuda_sources]` counting lines in the string (compressed, templated, read from
+    elsewhere); `fallback` without a calling file."""
+    if origin is None:
+        return fallback, 1
+    try:
+        found = origin.read_text().find(text) if text.strip() else -1
+    except (OSError, UnicodeDecodeError):
+        found = -1
+    if found >= 0:
+        return str(origin), origin.read_text().count("\n", 0, found) + 1
+    return f"{origin}[{kind}]", 1

@@ -1,3 +1,0 @@
-// Empty stand-in: see <hipcub/hipcub.hpp>.
-#pragma once
-#include <hipcub/hipcub.hpp>
