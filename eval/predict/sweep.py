@@ -40,9 +40,15 @@ def predict_config(module: ModuleType, index: int, m: int, n: int, k: int,
 
 def _shape(text: str) -> tuple[int, int, int]:
     if "," in text:
-        m, n, k = (int(part) for part in text.split(","))
+        parts = text.split(",")
+        if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):
+            raise ValueError(f"--shapes {text}: m,n,k must be three positive integers")
+        m, n, k = (int(part) for part in parts)
         return m, n, k
-    case = contract.cases("tests")[int(text)]
+    cases = contract.cases("tests")
+    if not text.isdigit() or int(text) >= len(cases):
+        raise ValueError(f"--shapes {text}: not a test case index (0-{len(cases) - 1}) or m,n,k")
+    case = cases[int(text)]
     return case.m, case.n, case.k
 
 
@@ -55,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         configs = sweep.by_name(args.names) if args.names else list(sweep.CONFIGS)
         shapes = [_shape(text) for text in args.shapes]
-    except (ValueError, IndexError) as error:
+    except ValueError as error:
         parser.error(str(error))
     module = build(configs)
     refused = 0

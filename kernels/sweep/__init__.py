@@ -109,9 +109,9 @@ CONFIGS = tuple(SweepConfig.parse(name) for name in (
 # A few that together cover every block size, both MFMAs, every depth, both BLOCK_K and a
 # full AGPR file: what the default test suite runs on both engines.
 REPRESENTATIVE = tuple(SweepConfig.parse(name) for name in (
-    "bm128_bn128_bk128_w1x1_mfma32_d0",
-    "bm128_bn128_bk64_w1x2_mfma16_d2",
     "bm256_bn128_bk128_w2x2_mfma32_d1",
+    "bm128_bn128_bk64_w1x2_mfma16_d2",
+    "bm128_bn128_bk128_w1x1_mfma32_d0",
     "bm64_bn64_bk128_w4x2_mfma16_d1",
 ))
 

@@ -18,8 +18,9 @@
 // - Scaling: a fragment's sum over one K-tile is a chain of MFMAs from zero, multiplied by
 //   a_scale[row, kb] * b_scale[n0/128, kb] and added to its fp32 accumulator. BLOCK_K divides
 //   128 (a K-tile never spans two scale blocks) and BLOCK_N divides 128 (one b_scale per block).
-//   Fragments are finished one at a time, so one fresh sum is live at once: 256 accumulator
-//   floats per lane fit (128x128 on 64 threads, 256x128 on 128 threads), in AGPRs.
+//   Fragments are finished one at a time (with 256 accumulators the scheduler is held to
+//   that), so one fresh sum is live at once: 256 accumulator floats per lane fit (128x128 on
+//   64 threads, 256x128 on 128 threads), mostly in AGPRs.
 // - Staging unit = 16 rows x 8 k of one operand: eight 16-byte buffer loads (one per k;
 //   adjacent lanes take adjacent 16-row groups, so a load instruction reads whole lines), two
 //   in-register 8x8 byte transposes (common/fp8_mm_tile.h) give 16 rows of 8 k-bytes, written
