@@ -4,9 +4,9 @@ bit-identical outputs that pass the reference check; `-m slow` runs every config
 all 11 cases.
 
 Builds are one load_inline per engine for all configurations asked for (cached in build/ by
-content). On 2 shared cores: the default tests about 2.5 min warm, 8 min cold (both engines'
-builds of the representative set); `-m slow` about 2 h. Numbers here are "emulated", never
-MI300X times.
+content). On 2 shared cores: the default tests about 1 min warm, 5 to 8 min cold (both
+engines' builds of the representative set); `-m slow` about 1 h. Numbers here are "emulated",
+never MI300X times.
 """
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def representative():
 
 
 # Each test case on one configuration of the set, in turn (the set's first, the 256x128 tile
-# that is slowest to emulate at m <= 128, gets cases 0, 4 and 8), so the suite stays near 2 min;
+# that is slowest to emulate at m <= 128, gets cases 0, 4 and 8), so the suite stays near 1 min;
 # `-m slow` runs every configuration on every case.
 ASSIGNED = [(i % len(sweep.REPRESENTATIVE), case) for i, case in enumerate(CASES)]
 
