@@ -18,8 +18,8 @@ TARGETS = {  # generated file -> variant it packs
     "examples/naive_hip_submission.py": "v0_naive",
     "submission.py": "v3_twoblock_xcd",
 }
-# variants include "common/x.h"; common headers include each other as "x.h"
-_LOCAL_INCLUDE = re.compile(r'^#include "(?:common/)?(\w+\.h)"\n', re.M)
+# variants include "common/x.h" (kernels/sweep/ "../common/x.h"); common headers include each other as "x.h"
+_LOCAL_INCLUDE = re.compile(r'^#include "(?:\.\./)?(?:common/)?(\w+\.h)"\n', re.M)
 _DECLARATION = re.compile(r"^(torch::Tensor fp8_mm\([^)]*\))", re.M)
 
 
@@ -37,7 +37,9 @@ def _section(title: str, text: str) -> str:
     return f"// ---- {title} ----\n{text.strip()}\n"
 
 
-def _dispatch(instances: list[configs.Config]) -> str:
+def _dispatch(instances) -> str:
+    """The dispatch table: case i launches instances[i] (anything with variant, template_args
+    and name: kernels.config.Config, kernels.sweep.SweepConfig)."""
     cases = "".join(
         f"    case {index}: return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args);"
         f"  // {cfg.name}\n" for index, cfg in enumerate(instances))
@@ -47,15 +49,25 @@ def _dispatch(instances: list[configs.Config]) -> str:
 
 def hip_source(variant: str, tiles: list[str] | None = None) -> str:
     """Common headers, the variant, its dispatch table and the binding, as one HIP file."""
-    variant_file = configs.KERNEL_DIR / f"fp8_mm_{variant}.hip"
+    return assemble(configs.KERNEL_DIR / f"fp8_mm_{variant}.hip", configs.instances(variant, tiles))
+
+
+def assemble(kernel_file: Path, instances) -> str:
+    """Common headers, one kernel file, the dispatch table of `instances` and the binding, as
+    one HIP file."""
     binding = configs.KERNEL_DIR / "binding.hip"
     parts = ["#include <hip/hip_runtime.h>\n"]
-    for header in _common_headers(variant_file.read_text() + binding.read_text(), []):
+    for header in _common_headers(kernel_file.read_text() + binding.read_text(), []):
         parts.append(_section(f"kernels/{header}", (configs.KERNEL_DIR / header).read_text()))
-    parts.append(_section(f"kernels/{variant_file.name}", variant_file.read_text()))
-    parts.append(_section("dispatch table (kernels/pack.py)", _dispatch(configs.instances(variant, tiles))))
+    parts.append(_section(f"kernels/{kernel_file.relative_to(configs.KERNEL_DIR)}", kernel_file.read_text()))
+    parts.append(_section("dispatch table (kernels/pack.py)", _dispatch(instances)))
     parts.append(_section("kernels/binding.hip", binding.read_text()))
     return "\n".join(parts)
+
+
+def binding_declaration() -> str:
+    """The C++ declaration of binding.hip's fp8_mm, for load_inline's cpp_sources."""
+    return _DECLARATION.search((configs.KERNEL_DIR / "binding.hip").read_text()).group(1) + ";"
 
 
 def _table_literal(variant: str, instances: list[configs.Config]) -> str:
@@ -71,14 +83,13 @@ def submission(variant: str, tiles: list[str] | None = None) -> str:
     if '"""' in source:
         raise ValueError("HIP source must not contain triple quotes")
     instances = configs.instances(variant, tiles)
-    declaration = _DECLARATION.search((configs.KERNEL_DIR / "binding.hip").read_text()).group(1)
     tiles = tuple((c.block_m, c.block_n, max(1, 8 // (c.waves_m * c.waves_n))) for c in instances)
     fields = {
         "header": "\n".join(contract.load()["popcorn_header"]),
         "variant": variant,
         "env": dict(sorted(toolchain.LEADERBOARD_ENV.items())),
         "flags": list(toolchain.LEADERBOARD_HIP_FLAGS),
-        "declaration": declaration + ";",
+        "declaration": binding_declaration(),
         "source": source,
         "names": tuple(c.name.removesuffix("_sk1") for c in instances),
         "tiles": tiles,

@@ -127,13 +127,18 @@ def _string_literals(path: Path) -> list[Piece]:
 def _instantiate_variant(path: Path) -> str | None:
     """A kernels/fp8_mm_<variant>.hip only declares templates; instantiate the configs the
     packer compiles (kernels.config.instances) through each launcher, as the dispatch table
-    does. The file is #included, so errors keep its own name and lines."""
-    from kernels import config  # the kernel registry; imported only for kernel files
+    does; kernels/sweep/fp8_mm_sweep.hip gets every configuration of the sweep
+    (kernels.sweep.CONFIGS). The file is #included, so errors keep its own name and lines."""
+    from kernels import config, sweep  # the kernel registries; imported only for kernel files
 
     variant = path.stem.removeprefix("fp8_mm_")
-    if not path.stem.startswith("fp8_mm_") or variant not in config.VARIANTS:
+    if path.resolve() == sweep.SOURCE:
+        instances = sweep.CONFIGS
+    elif path.stem.startswith("fp8_mm_") and variant in config.VARIANTS:
+        instances = config.instances(variant)
+    else:
         return None
     calls = "".join(f"bool isa_instance_{index}(const Fp8MmArgs& args, hipStream_t stream) {{\n"
-                    f"  return launch_fp8_mm_{variant}<{cfg.template_args}>(args, stream);  // {cfg.name}\n}}\n"
-                    for index, cfg in enumerate(config.instances(variant)))
+                    f"  return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args, stream);  // {cfg.name}\n}}\n"
+                    for index, cfg in enumerate(instances))
     return f'#include "{path.resolve()}"\n{calls}'
