@@ -90,7 +90,7 @@ def checked(fn, name: str, n: int | None, first_calls: set):
     def run(*args, **kwargs):
         signature = (name, *(tuple(t.shape) for t in tensors_of(args)))
         if n is None and signature in first_calls:
-            return run_with_schedule(fn, 0, args, kwargs)
+            return fn(*args, **kwargs)
         first_calls.add(signature)
         pristine = [t.clone() for t in tensors_of(args)]
         result = run_with_schedule(fn, 0, args, kwargs)

@@ -32,7 +32,7 @@ from isa_engine import core
 from eval.isa import hipify
 from eval.isa import source
 from eval.isa.capture import LoadInlineCall
-from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, REPO_ROOT, TORCH_HIP_DIR, ToolchainMissing,
+from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_DIR, ToolchainMissing,
                                device_lib_dir, header_dirs, load_inline_flags)
 from emulator.preprocess import mask_comments_and_strings, rewrite_torch_device
 from isa_engine import bundle

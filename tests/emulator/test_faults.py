@@ -11,7 +11,7 @@ def ints(n=128):
 
 
 def test_divergent_cross_lane_op_names_both_sites(faults_module):
-    with pytest.raises(EmulatorError, match=r"divergent.*lanes 0-31 at ds_bpermute.*faults_hip0.hip:8.*lanes 32-63.*:9"):
+    with pytest.raises(EmulatorError, match=r"divergent.*lanes 0-31 at ds_bpermute.*\[cuda_sources\]:8.*lanes 32-63.*:9"):
         faults_module.divergent_shfl(ints(64))
 
 
@@ -21,12 +21,12 @@ def test_mfma_with_inactive_lanes(faults_module):
 
 
 def test_barrier_not_reached_by_every_wave(faults_module):
-    with pytest.raises(EmulatorError, match=r"deadlock: barrier .*faults_hip0.hip:22.*waves 1 ended"):
+    with pytest.raises(EmulatorError, match=r"deadlock: barrier .*\[cuda_sources\]:22.*waves 1 ended"):
         faults_module.barrier_exit(ints())
 
 
 def test_waves_at_different_barriers(faults_module):
-    with pytest.raises(EmulatorError, match=r"different barriers.*faults_hip0.hip:29.*:31"):
+    with pytest.raises(EmulatorError, match=r"different barriers.*\[cuda_sources\]:29.*:31"):
         faults_module.barrier_mismatch(ints())
 
 
@@ -47,7 +47,7 @@ def test_missing_barrier_found_by_varied_schedules(faults_module, monkeypatch):
     out = ints(64)
     checked.lds_race(out, 1)  # with the barrier: every schedule agrees
     assert out.tolist() == list(range(1, 65))
-    with pytest.raises(EmulatorError, match=r"differs between wave schedule 0 and schedule 1"):
+    with pytest.raises(EmulatorError, match=r"differs between wave schedules 0 and 1"):
         checked.lds_race(ints(64), 0)
 
 
