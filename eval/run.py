@@ -91,7 +91,7 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                         "submissions run on the project's emulator")
     p.add_argument("--engine", choices=engines.names(),
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
-                        + f" (default: isa with --method {timing.PREDICTED}, else {engines.DEFAULT}; ignored on a GPU)")
+                        + f" (default: isa with the {timing.PREDICTED} timing method, else {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--strict", action="store_true",
                    help="fail a run on the ISA engine's diagnostics (LDS races, missing s_waitcnt, LDS "
                         "accesses past the allocation, reads past every tensor) instead of printing them; "

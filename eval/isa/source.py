@@ -138,7 +138,7 @@ def _instantiate_variant(path: Path) -> str | None:
         instances = config.instances(variant)
     else:
         return None
-    calls = "".join(f"bool isa_instance_{index}(const Fp8MmArgs& args, hipStream_t stream) {{\n"
-                    f"  return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args, stream);  // {cfg.name}\n}}\n"
+    calls = "".join(f"bool isa_instance_{index}(const Fp8MmArgs& args) {{\n"
+                    f"  return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args);  // {cfg.name}\n}}\n"
                     for index, cfg in enumerate(instances))
     return f'#include "{path.resolve()}"\n{calls}'

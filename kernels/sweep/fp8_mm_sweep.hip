@@ -320,10 +320,10 @@ inline bool fp8_mm_sweep_is_supported(const Fp8MmArgs& args, int block_k) {
 
 // Returns false (and launches nothing) for a shape or layout the kernel cannot handle.
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int WAVES_M, int WAVES_N, int MFMA, int DEPTH>
-bool launch_fp8_mm_sweep(const Fp8MmArgs& args, hipStream_t stream) {
+bool launch_fp8_mm_sweep(const Fp8MmArgs& args) {
   using Cfg = SweepConfig<BLOCK_M, BLOCK_N, BLOCK_K, WAVES_M, WAVES_N, MFMA, DEPTH>;
   if (!fp8_mm_sweep_is_supported(args, BLOCK_K)) return false;
   const dim3 grid(ceil_div(args.m, BLOCK_M) * ceil_div(args.n, BLOCK_N));
-  fp8_mm_sweep_kernel<Cfg><<<grid, dim3(Cfg::kThreads), 0, stream>>>(args);
+  fp8_mm_sweep_kernel<Cfg><<<grid, dim3(Cfg::kThreads)>>>(args);  // the null queue, as kernels/binding.hip says
   return true;
 }
