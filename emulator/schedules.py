@@ -158,9 +158,10 @@ class ScheduledModule:
         value = getattr(self._module, attr)
         if not callable(value) or isinstance(value, type):
             return value
-        if self._n is not None and self._n <= 1:
+        n = self._n if self._n is not None else schedule_count()  # built with the default: EMU_SCHEDULES now
+        if n is not None and n <= 1:
             return observed(value)
-        return observed(checked(value, attr, self._n, self._first_calls))
+        return observed(checked(value, attr, n, self._first_calls))
 
     def __dir__(self):
         return dir(self._module)
