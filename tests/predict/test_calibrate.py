@@ -76,6 +76,15 @@ def test_a_sample_is_the_same_for_the_same_seed_and_keeps_file_order():
     assert measurements.sample(rows, None, 7) == rows == measurements.sample(rows, 10_000, 7)
 
 
+def test_a_sample_draws_whole_configurations_with_every_shape_they_were_measured_on():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    chosen = measurements.sample(rows, 1000, 0)
+    configs = {r.config for r in chosen}
+    complete = [c for c in configs if sum(r.config == c for r in chosen) == sum(r.config == c for r in rows)]
+    assert len(chosen) == 1000 and len(complete) >= len(configs) - 1  # only the last one drawn may be cut
+    assert len(configs) < 130  # not the ~360 a row-by-row sample touches
+
+
 def test_spearman_matches_a_hand_computed_case_with_a_tie():
     # ranks of y = [5, 6, 7, 8, 7]: [1, 2, 3.5, 5, 3.5]; deviations from 3: x -2..2, y -2 -1 .5 2 .5
     # sum xy = 4 + 1 + 0 + 2 + 1 = 8, sum xx = 10, sum yy = 9.5 -> 8 / sqrt(95)
