@@ -67,8 +67,11 @@ def labels(frame: pd.DataFrame) -> pd.Series:
     """A column label per row: the submission name; prefixed with its file's stem when
     the same name and hash were already read from an earlier file (one submission
     measured in two runs); suffixed with its hash when one name has several versions
-    (e.g. submission.py before and after an edit)."""
+    (e.g. submission.py before and after an edit); suffixed with the secret seed for rows
+    of a secret-seed run (`ranked` holds both runs of the same shapes)."""
     names = frame["submission"].astype(str)
+    secret = frame["secret_seed"]
+    names = names.where(secret.isna(), names + " [secret " + secret.astype("string") + "]")
     hashes = frame["submission_hash"].astype(str)
     if "file" in frame.index.names:  # read by report.read_frame
         files = pd.Series(frame.index.get_level_values("file"), index=frame.index)

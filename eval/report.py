@@ -30,11 +30,13 @@ class Column:
     values: tuple[str, ...] = ()  # a category's only values (an empty cell is missing, NA)
 
 
-# The values of the categories. eval/run.py (STAGES), eval/timing.py (METHODS) and
-# eval/engines.py (ENGINES) own the names; tests/compare/test_report.py holds these to them.
+# The values of the categories. eval/run.py (STAGES), eval/timing.py (METHODS),
+# eval/engines.py (ENGINES) and eval/preflight.py (CLASSES) own the names;
+# tests/compare/test_report_schema.py holds these to them.
 MODES = ("test", "benchmark", "leaderboard", "profile")
 METHODS = ("leaderboard", "events", "cold", "predicted")  # predicted: eval/predict, never measured
 ENGINES = ("gpu", "source", "isa")  # a real GPU, or the CPU engine that ran the kernel
+KERNELGUARD = ("valid", "low_confidence", "suspicious", "hacked")
 
 SCHEMA: dict[str, Column] = {c.name: c for c in (
     Column("submission", "str", doc="file stem of the submission", required=True),
@@ -44,6 +46,7 @@ SCHEMA: dict[str, Column] = {c.name: c for c in (
     Column("n", "int", required=True),
     Column("k", "int", required=True),
     Column("seed", "int", required=True),
+    Column("secret_seed", "int", doc="S of the secret-seed pairing that gave `seed`; empty for a published seed"),
     Column("mode", "category", doc="the stage that produced the row", required=True, values=MODES),
     Column("method", "category", doc="timing method, empty for the untimed modes", values=METHODS),
     Column("engine", "category", doc="what ran the kernel: gpu, or the CPU engine (source, isa)",
@@ -58,6 +61,8 @@ SCHEMA: dict[str, Column] = {c.name: c for c in (
     Column("max_error", "float", doc="largest |out - ref| of the checked calls"),
     Column("passed", "bool", doc="1 or 0", required=True),
     Column("error", "str", doc="first line of the failure reason, empty when passed"),
+    Column("kernelguard", "category", doc="KernelGuard's classification of the file (pre-flight), "
+           "empty when it did not run", values=KERNELGUARD),
     Column("device", "str", doc='e.g. "AMD Instinct MI300X", "NVIDIA H100", "cpu"'),
     Column("arch", "str", doc="e.g. gfx942, sm_90, cpu"),
     Column("torch", "str"),

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """The local amd-fp8-mm leaderboard: run submissions the way GPU MODE's runner does.
 
-Every stage (mode) runs in its own spawned worker process with the official per-stage
-limit; a submission that fails to import, raises, hangs or crashes its process gives a
-failed row with a one-paragraph reason, and the run goes on. Exit status 0 means every
-check of every stage passed.
+Each submission file first goes through the bot's pre-flight (eval/preflight.py); a file
+the bot would refuse gets failed rows with the bot's message. Every stage (mode) runs in
+its own spawned worker process with the official per-stage limit; a submission that fails
+to import, raises, hangs or crashes its process gives a failed row with a one-paragraph
+reason, and the run goes on. `ranked` ends with the bot's secret-seed run. Exit status 0
+means every check of every stage passed.
 """
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import secrets
 import signal
 import sys
 import time
@@ -20,9 +23,9 @@ REPO = Path(__file__).resolve().parent.parent
 if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, not eval/'s siblings
     sys.path[0] = str(REPO)
 
-from eval import channel, engines, report, timing, worker  # noqa: E402
+from eval import channel, engines, preflight, report, timing, worker  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
-from eval.summary import print_stage, print_verdicts, status_of  # noqa: E402
+from eval.summary import print_secret_run, print_stage, print_verdicts, status_of  # noqa: E402
 from eval.verdict import Checker  # noqa: E402
 from reference import contract  # noqa: E402
 from reference.contract import Case  # noqa: E402
@@ -31,6 +34,7 @@ STAGES = {"test": ["test"], "benchmark": ["benchmark"], "leaderboard": ["leaderb
           "profile": ["profile"], "ranked": contract.load()["ranked_stages"]}
 CPU_STAGE_LIMIT_S = 3600  # the emulator is slow; the official limit is for an MI300X
 CUSTOM_SEED = 1
+SECRET_SEEDS = 2 ** 31  # the bot draws a leaderboard's secret seed from [0, 2^31)
 
 EXAMPLES = """
 examples:
@@ -39,6 +43,7 @@ examples:
   python eval/run.py benchmark --shapes 1024,1536,7168 --method events
   python eval/run.py ranked --submission examples/reference_submission.py --submission submission.py
   python eval/run.py leaderboard --secret-seed 1234 --popcorn
+  python eval/run.py ranked --preflight-only --submission my.py   would the bot accept the file?
   python eval/run.py benchmark --method predicted     predicted MI300X times (no GPU; the ISA engine)
   python eval/run.py profile --method predicted --shapes 0   where the cycles go
 """
@@ -53,7 +58,8 @@ def make_parser() -> argparse.ArgumentParser:
                         "on one input. leaderboard: timed with a fresh input (seed += 13) and a "
                         "check every repeat, stopping at the first failure. profile: one call per "
                         "case under the torch profiler. ranked: test, benchmark, leaderboard, like "
-                        "a ranked submission. Default: ranked with a GPU, test without one.")
+                        "a ranked submission, then the bot's secret-seed run of the three. "
+                        "Default: ranked with a GPU, test without one.")
     p.add_argument("--submission", action="append", metavar="PATH",
                    help="submission file defining custom_kernel(data); repeat to compare several "
                         "on the same cases (default: submission.py)")
@@ -61,7 +67,8 @@ def make_parser() -> argparse.ArgumentParser:
                    help="cases to run: indexes into the mode's published list (tests for test, "
                         f"benchmarks otherwise), or m,n,k[,seed] (seed defaults to {CUSTOM_SEED})")
     p.add_argument("--secret-seed", type=int, metavar="S",
-                   help="apply the published secret-seed pairing: each seed a -> a + (a+S)(a+S+1)/2")
+                   help="apply the published secret-seed pairing: each seed a -> a + (a+S)(a+S+1)/2; "
+                        "with ranked, the S of its closing secret-seed run (default: random)")
     p.add_argument("--method", default="leaderboard", choices=list(timing.METHODS),
                    help="timing method: " + "; ".join(f"{m.name}: {m.doc}" for m in timing.METHODS.values()))
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
@@ -81,6 +88,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--stage-limit", type=float, metavar="SECONDS",
                    help=f"per-stage time limit (default: {contract.load()['stage_limit_s']} s as on "
                         f"the leaderboard; {CPU_STAGE_LIMIT_S} s on the CPU)")
+    p.add_argument("--preflight-only", action="store_true",
+                   help="only the bot's pre-flight on each file (empty, over 1 MB, not UTF-8, the word "
+                        "'stream', KernelGuard for the modes it guards); exit 0 when it accepts all")
+    p.add_argument("--skip-preflight", action="store_true",
+                   help="run the stages even for a file the pre-flight refuses (the leaderboard would "
+                        "not run it); the verdict is still printed and recorded")
     p.add_argument("--list", action="store_true", help="list the published cases and exit")
     return p
 
@@ -105,13 +118,26 @@ def parse_shape(item: str, published: list[Case], parser_error) -> tuple[int | N
     return None, Case(m, n, k, numbers[3] if len(numbers) == 4 else CUSTOM_SEED)
 
 
-def select_cases(stage: str, args, parser_error) -> list[tuple[int | None, Case]]:
+def select_cases(stage: str, args, parser_error, secret: int | None) -> list[tuple[int | None, Case]]:
+    """The stage's cases, their seeds paired with `secret` when one is given."""
     published = contract.cases("tests" if stage == "test" else "benchmarks")
     chosen = ([parse_shape(item, published, parser_error) for item in args.shapes]
               if args.shapes else list(enumerate(published)))
-    if args.secret_seed is not None:
-        chosen = [(i, c.with_seed(contract.secret_seed(c.seed, args.secret_seed))) for i, c in chosen]
+    if secret is not None:
+        chosen = [(i, c.with_seed(contract.secret_seed(c.seed, secret))) for i, c in chosen]
     return chosen
+
+
+def job_of(submission: Path, stage: str, cases, args, device: DeviceInfo) -> dict:
+    return {"submission": str(submission), "mode": stage, "method": args.method,
+            "device": device.kind, "engine": engine_of(args, device), "strict": args.strict,
+            "cases": [(i, c.args) for i, c in cases]}
+
+
+def refused_rows(submission: Path, stage: str, cases, args, device: DeviceInfo, message: str) -> list[dict]:
+    """The failed rows of a stage the bot would not run."""
+    job = job_of(submission, stage, cases, args, device)
+    return [dict(worker.case_row(index, case, job, False, message), message=message) for index, case in cases]
 
 
 def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, limit_s: float):
@@ -120,11 +146,9 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
     The worker runs the submission; this process decides every verdict (eval/verdict.py):
     it answers each output the worker sends with its own check, and vouches for a row only
     when the worker's claims match the checks it made."""
-    job = {"submission": str(submission), "mode": stage, "method": args.method,
-           "device": device.kind, "engine": engine_of(args, device), "strict": args.strict,
-           "cases": [(i, c.args) for i, c in cases]}
-    checked = timing.checked(args.method, stage)
-    checker = Checker(stage, [case for _, case in cases], device.kind, predicted=not checked)
+    job = job_of(submission, stage, cases, args, device)
+    checker = Checker(stage, [case for _, case in cases], device.kind,
+                      predicted=not timing.checked(args.method, stage))
     ctx = mp.get_context("spawn")
     conn, child_conn = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
@@ -170,7 +194,7 @@ def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, lim
             slot = message["slot"]
             row = checker.settle(slot, dict(message["row"], message=message["message"]))
             rows[slot] = row
-            _print_case(submission, stage, row, checked)
+            _print_case(submission, stage, row)
     if proc.is_alive():
         proc.kill()
     proc.join()
@@ -196,12 +220,50 @@ def _death_message(stage: str, exitcode: int | None) -> str:
     return f"the {stage} worker process exited unexpectedly with status {exitcode}"
 
 
-def _print_case(submission: Path, stage: str, row: dict, checked: bool) -> None:
-    status = status_of(row, checked)
+def _print_case(submission: Path, stage: str, row: dict) -> None:
+    status = status_of(row)
     timing_text = f" mean {row['mean_us']:.1f} us over {row['runs']} runs" if row.get("mean_us") else ""
     detail = "" if row["passed"] else f": {row['error']}"
     print(f"  [{submission.name} {stage}] m={row['m']} n={row['n']} k={row['k']} "
           f"{status}{timing_text}{detail}", file=sys.stderr, flush=True)
+
+
+class UsageError(Exception):
+    """Arguments that cannot run: exit status 2 with the message."""
+
+
+def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
+    """The device, the mode and the submission files the arguments ask for."""
+    try:
+        device = detect(args.device)
+        timing.method(args.method, device)
+    except (RuntimeError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    predicted = args.method == timing.PREDICTED
+    args.engine = args.engine or ("isa" if predicted else engines.DEFAULT)
+    if predicted and args.engine != "isa":
+        raise UsageError("the predicted method times the compiled machine code on the ISA engine: use --engine isa "
+                         "(the default with --method predicted)")
+    mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
+    if args.mode is None and not device.is_gpu and not predicted and not args.preflight_only:
+        print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
+              "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
+    submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
+    for path in submissions:
+        if not path.is_file():
+            raise UsageError(f"submission {path} does not exist")
+    return device, mode, submissions
+
+
+def plans(mode: str, args, parser_error) -> tuple[list, int | None, list]:
+    """(the mode's stages with their cases, the secret seed, the secret-seed run's stages).
+    ranked runs the published seeds, then the bot's secret-seed run of the same stages;
+    the other modes pair their seeds with --secret-seed when it is given."""
+    if mode != "ranked":
+        return [(stage, select_cases(stage, args, parser_error, args.secret_seed)) for stage in STAGES[mode]], None, []
+    secret = args.secret_seed if args.secret_seed is not None else secrets.randbelow(SECRET_SEEDS)
+    return ([(stage, select_cases(stage, args, parser_error, None)) for stage in STAGES[mode]], secret,
+            [(stage, select_cases(stage, args, parser_error, secret)) for stage in STAGES[mode]])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,52 +275,89 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{kind[:-1]} {i:2d}: {case.spec}")
         return 0
     try:
-        device = detect(args.device)
-    except (RuntimeError, ValueError) as exc:
+        device, mode, submissions = resolve(args)
+    except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    predicted = args.method == timing.PREDICTED
-    args.engine = args.engine or ("isa" if predicted else engines.DEFAULT)
-    if predicted and args.engine != "isa":
-        print("error: the predicted method times the compiled machine code on the ISA engine: use --engine isa "
-              "(the default with --method predicted)", file=sys.stderr)
-        return 2
-    mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
-    if args.mode is None and not device.is_gpu and not predicted:
-        print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
-              "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
-    try:
-        timing.method(args.method, device)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
-    for path in submissions:
-        if not path.is_file():
-            print(f"error: submission {path} does not exist", file=sys.stderr)
-            return 2
+    if args.preflight_only:
+        return run_preflight(submissions, mode, args.popcorn)
     limit_s = args.stage_limit or (contract.load()["stage_limit_s"] if device.is_gpu else CPU_STAGE_LIMIT_S)
-    plan = [(stage, select_cases(stage, args, parser.error)) for stage in STAGES[mode]]
+    plan, secret, secret_plan = plans(mode, args, parser.error)
     print(f"device: {device.name} ({device.arch}), torch {device.torch}; mode {mode}; "
           f"timing method {args.method}; engine {engine_of(args, device)}; stage limit {limit_s:.0f} s", file=sys.stderr)
-
-    all_rows: list[dict] = []
+    rows: list[dict] = []
+    secret_rows: list[dict] = []
+    refused: dict[Path, str] = {}
     started = time.monotonic()
     for path in submissions:
-        identity = {"submission": path.stem, "submission_hash": report.file_hash(path),
-                    "git_sha": report.git_sha(), **device.columns()}
-        for stage, cases in plan:
-            rows, popcorn, texts = run_stage(path, stage, cases, args, device, limit_s)
-            rows = [{**dict.fromkeys(report.COLUMNS), **row, **identity} for row in rows]
-            all_rows.extend(rows)
-            print_stage(path, stage, rows, texts, timing.checked(args.method, stage))
-            if args.popcorn:
-                print("\n".join(popcorn) + "\n")
+        run = Run(path, mode, args, device, limit_s)
+        rows += run.stages(plan, None if mode == "ranked" else args.secret_seed)
+        if run.refusal:
+            refused[path] = run.refusal.message
+        elif secret_plan:
+            own = run.stages(secret_plan, secret, secret=True)
+            print_secret_run(path, device.name, secret, args.secret_seed is None, own)
+            secret_rows += own
     csv_path = Path(args.csv) if args.csv else report.REPORTS_DIR / f"run-{datetime.now():%Y%m%d-%H%M%S}.csv"
-    report.write_rows(csv_path, [{k: v for k, v in r.items() if k != "message"} for r in all_rows])
-    print_verdicts(all_rows, submissions, args.method)
+    every = rows + secret_rows
+    report.write_rows(csv_path, [{k: v for k, v in r.items() if k != "message"} for r in every])
+    print_verdicts(rows, submissions, secret_rows, device.name, refused)
     print(f"report: {csv_path}   wall time: {time.monotonic() - started:.1f} s")
-    return 0 if all_rows and all(r["passed"] for r in all_rows) else 1
+    return 0 if every and all(r["passed"] for r in every) else 1
+
+
+def run_preflight(submissions: list[Path], mode: str, popcorn: bool) -> int:
+    """--preflight-only: the bot's verdict on each file for `mode`; 0 when it accepts all."""
+    print(f"pre-flight for {mode} (what the bot checks before it runs anything)")
+    accepted = True
+    for path in submissions:
+        verdict = preflight.check(path)
+        refusal = verdict.refusal(mode)
+        print(f"  {path.name}: {verdict.summary(mode)}")
+        if refusal and popcorn:
+            print(f"  {refusal.popcorn()}")
+        accepted &= refusal is None
+    return 0 if accepted else 1
+
+
+class Run:
+    """One submission file's stages. The pre-flight comes first: a file it refuses gets failed
+    rows carrying the bot's message and nothing runs (unless --skip-preflight); otherwise
+    each stage runs in its own worker."""
+
+    def __init__(self, path: Path, mode: str, args, device: DeviceInfo, limit_s: float):
+        self.path, self.args, self.device, self.limit_s = path, args, device, limit_s
+        verdict = preflight.check(path)
+        refusal = verdict.refusal(mode)
+        print(f"\n{path.name} · pre-flight: {verdict.summary(mode)}"
+              + (" (running anyway: --skip-preflight)" if refusal and args.skip_preflight else ""))
+        if refusal and args.popcorn:
+            print(refusal.popcorn())
+        self.refusal = None if args.skip_preflight else refusal
+        self.identity = {"submission": path.stem, "submission_hash": report.file_hash(path),
+                         "git_sha": report.git_sha(), "kernelguard": verdict.classification, **device.columns()}
+
+    def stages(self, plan, secret_seed: int | None, secret: bool = False) -> list[dict]:
+        """Rows of every stage of `plan`. The secret-seed run prints no table (the bot shows
+        only its short report) and, as the bot's, stops at its first failed stage."""
+        every = []
+        for stage, cases in plan:
+            if self.refusal:
+                rows, popcorn, texts = refused_rows(self.path, stage, cases, self.args, self.device,
+                                                    self.refusal.message), [], []
+            else:
+                rows, popcorn, texts = run_stage(self.path, stage, cases, self.args, self.device, self.limit_s)
+            rows = [{**dict.fromkeys(report.COLUMNS), **row, **self.identity, "secret_seed": secret_seed}
+                    for row in rows]
+            every.extend(rows)
+            if secret:
+                if not all(r["passed"] for r in rows):
+                    break
+            elif not self.refusal:
+                print_stage(self.path, stage, rows, texts)
+                if self.args.popcorn:
+                    print("\n".join(popcorn) + "\n")
+        return every
 
 
 if __name__ == "__main__":

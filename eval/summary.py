@@ -15,14 +15,20 @@ def _fmt(value, spec: str) -> str:
     return format(value, spec)
 
 
-def status_of(row: dict, checked: bool) -> str:
+def checked(rows: list[dict]) -> bool:
+    """Whether these rows' outputs were checked: predicted stages check none (each timed launch
+    runs only the busiest CU's workgroups); their test stage does."""
+    return all(timing.checked(r.get("method") or "", r["mode"]) for r in rows)
+
+
+def status_of(row: dict) -> str:
     """pass / FAIL, or "not checked" for a row whose stage checks no output (predicted)."""
-    return "FAIL" if not row["passed"] else "pass" if checked else "not checked"
+    return "FAIL" if not row["passed"] else "pass" if checked([row]) else "not checked"
 
 
-def print_stage(path: Path, stage: str, rows: list[dict], texts: list[str], checked: bool = True) -> None:
+def print_stage(path: Path, stage: str, rows: list[dict], texts: list[str]) -> None:
     method = next((r.get("method") for r in rows if r.get("method")), "")
-    width = 6 if checked else 11
+    width = 6 if checked(rows) else 11
     print(f"\n{path.name} · {stage}" + (f" · timing method {method}" if method else ""))
     print(f"  {'case':>4} {'m':>5} {'n':>5} {'k':>5} {'seed':>7}  {'status':{width}} {'mean us':>9} "
           f"{'err us':>7} {'best us':>9} {'TFLOP/s':>8} {'SOL x':>6} {'max err':>9}")
@@ -30,7 +36,7 @@ def print_stage(path: Path, stage: str, rows: list[dict], texts: list[str], chec
         sol = contract.speed_of_light_us(row["m"], row["n"], row["k"])
         ratio = row["mean_us"] / sol if row.get("mean_us") else None
         print(f"  {_fmt(row['case'], '>4')} {row['m']:>5} {row['n']:>5} {row['k']:>5} "
-              f"{row['seed']:>7}  {status_of(row, checked):{width}} "
+              f"{row['seed']:>7}  {status_of(row):{width}} "
               f"{_fmt(row.get('mean_us'), '>9.1f')} {_fmt(row.get('err_us'), '>7.2f')} "
               f"{_fmt(row.get('best_us'), '>9.1f')} {_fmt(row.get('tflops'), '>8.1f')} "
               f"{_fmt(ratio, '>6.1f')} {_fmt(row.get('max_error'), '>9.2g')}")
@@ -42,31 +48,69 @@ def print_stage(path: Path, stage: str, rows: list[dict], texts: list[str], chec
         print(text)
 
 
-def stage_verdict(rows: list[dict], checked: bool = True) -> str:
+def stage_verdict(rows: list[dict]) -> str:
     passed = sum(1 for r in rows if r["passed"])
-    text = f"{passed}/{len(rows)} " + ("passed" if checked else "predicted, not checked")
+    text = f"{passed}/{len(rows)} " + ("passed" if checked(rows) else "predicted, not checked")
     means = [r["mean_us"] for r in rows if r.get("mean_us")]
     if means and passed == len(rows):
         text += f", geometric mean {contract.geometric_mean(means):.1f} us"
     return text
 
 
-def print_verdicts(rows: list[dict], submissions: list[Path], method: str = "") -> None:
+# The bot's short report of a run (kernelbot's make_short_report): one line per stage it ran.
+_SHORT_REPORT = {"test": ("Testing successful", "Testing failed"),
+                 "benchmark": ("Benchmarking successful", "Benchmarking failed"),
+                 "leaderboard": ("Leaderboard run successful", "Leaderboard run failed")}
+
+
+def short_report(rows: list[dict]) -> list[str]:
+    lines = []
+    for stage in dict.fromkeys(r["mode"] for r in rows):
+        good, bad = _SHORT_REPORT[stage]
+        lines.append(f"✅ {good}" if all(r["passed"] for r in rows if r["mode"] == stage) else f"❌ {bad}")
+    return lines
+
+
+def print_secret_run(path: Path, device: str, seed: int, random: bool, rows: list[dict]) -> None:
+    """The secret-seed run as the bot shows it: its title and the short report, no cases."""
+    origin = f"random; repeat it with --secret-seed {seed}" if random else "--secret-seed"
+    print(f"\n{path.name} · secret-seed run (seed {seed}, {origin}) · all the bot shows of it")
+    print(f"  {device} (secret)")
+    for line in short_report(rows):
+        print(f"  {line}")
+    print(f"  (each case is in the report, rows with secret_seed {seed})")
+
+
+def print_verdicts(rows: list[dict], submissions: list[Path], secret_rows: list[dict] = (),
+                   device: str = "", refused: dict[Path, str] | None = None) -> None:
+    """Per submission: the pre-flight's refusal if any, each stage's verdict, the secret-seed
+    run's (ranked), and the score, which the bot publishes only when that run passed too."""
     top = contract.load()["published_top_score_us"]
     print("\nverdict")
     for path in submissions:
+        if path in (refused or {}):
+            print(f"  {path.name}: refused by the pre-flight, nothing ran: {refused[path]}")
+            continue
         own = [r for r in rows if r["submission"] == path.stem]
-        stages = dict.fromkeys(r["mode"] for r in own)
-        parts = [f"{stage}: {stage_verdict([r for r in own if r['mode'] == stage], timing.checked(method, stage))}"
-                 for stage in stages]
-        print(f"  {path.name}: " + "; ".join(parts))
+        print(f"  {path.name}: " + _stages_text(own))
+        secret = [r for r in secret_rows if r["submission"] == path.stem]
+        if secret:
+            print(f"  {path.name}: secret-seed run (seed {secret[0]['secret_seed']}): " + _stages_text(secret))
+        hidden = secret and not (all(r["passed"] for r in secret) and "leaderboard" in {r["mode"] for r in secret})
         board = [r for r in own if r["mode"] == "leaderboard"]
-        if board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
+        if hidden:
+            print(f"  {path.name}: secret validation failed on {device}; submission will not appear on the leaderboard")
+        elif board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
             score = contract.geometric_mean([r["mean_us"] for r in board])
-            what = "leaderboard score" if timing.checked(method, "leaderboard") else "predicted leaderboard score"
+            what = "leaderboard score" if checked(board) else "predicted leaderboard score"
             print(f"  {path.name}: {what} {score:.1f} us (published top score {top} us)")
     timed = [r for r in rows if r["mean_us"] is not None]
     if len(submissions) > 1 and timed:
         from eval.compare import side_by_side
 
         print("\n" + side_by_side([r for r in rows if r["method"]]))
+
+
+def _stages_text(rows: list[dict]) -> str:
+    stages = dict.fromkeys(r["mode"] for r in rows)
+    return "; ".join(f"{stage}: {stage_verdict([r for r in rows if r['mode'] == stage])}" for stage in stages)

@@ -243,11 +243,16 @@ class Stage:
             return False, f"custom_kernel modified its input(s) {', '.join(changed)}"
         return ok, message
 
-    def guarded(self, slot: int, case: Case, body) -> bool:
-        """Run body(); a raising submission fails this case only. Returns success."""
+    def guarded(self, slot: int, case: Case, body) -> bool | None:
+        """Run body(); a raising submission fails this case only. Returns success, or None
+        when the clock cross-check failed the case: that check is the harness's addition, so
+        unlike a failed check it does not end a leaderboard run."""
         try:
             return body()
-        except (SubmissionError, integrity.TamperError, timing.ClockMismatch) as exc:
+        except timing.ClockMismatch as exc:
+            self.report(slot, case, False, str(exc))
+            return None
+        except (SubmissionError, integrity.TamperError) as exc:
             self.report(slot, case, False, str(exc))
         except Exception as exc:
             self.report(slot, case, False, f"custom_kernel raised {_describe(exc)}")
@@ -289,10 +294,10 @@ class Stage:
             self.send("progress", text=f"{mode}: warm-up on {self.cases[0][1].spec}")
             try:
                 self.time_case(WARMUP_SLOT, self.cases[0][1], settings["warmup_budget_s"], False, method)
-            except (integrity.TamperError, timing.ClockMismatch) as exc:
+            except integrity.TamperError as exc:
                 return self.fail_remaining(str(exc))
             except Exception:
-                pass  # the first case reports whatever went wrong, with its own message
+                pass  # each case reports what goes wrong in its own calls, clock anomalies too
         for slot, (_, case) in enumerate(self.cases):
             self.send("progress", text=f"{mode} {slot + 1}/{len(self.cases)}: {case.spec}")
 
@@ -300,7 +305,7 @@ class Stage:
                 ok, message, s = self.time_case(slot, case, settings["case_budget_s"], settings["recheck"], method)
                 self.report(slot, case, ok, message, s if ok else None)
                 return ok
-            if not self.guarded(slot, case, body) and settings["recheck"]:
+            if self.guarded(slot, case, body) is False and settings["recheck"]:
                 return self.fail_remaining("not run: the leaderboard run stops at the first failure")
 
     def time_case(self, slot: int, case: Case, budget_s: float, recheck: bool, method):

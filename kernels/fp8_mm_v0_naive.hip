@@ -62,11 +62,11 @@ inline bool fp8_mm_v0_naive_is_supported(int m, int n, int k) {
 
 // Returns false (and launches nothing) for a shape the kernel cannot handle.
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int WAVES_M, int WAVES_N>
-bool launch_fp8_mm_v0_naive(const Fp8MmArgs& args, hipStream_t stream) {
+bool launch_fp8_mm_v0_naive(const Fp8MmArgs& args) {
   using Config = NaiveConfig<BLOCK_M, BLOCK_N, BLOCK_K, WAVES_M, WAVES_N>;
   if (!fp8_mm_v0_naive_is_supported(args.m, args.n, args.k)) return false;
   const dim3 block(Config::BLOCK_N, Config::BLOCK_M);
   const dim3 grid(ceil_div(args.n, Config::BLOCK_N), ceil_div(args.m, Config::BLOCK_M));
-  fp8_mm_v0_naive_kernel<Config><<<grid, block, 0, stream>>>(args);
+  fp8_mm_v0_naive_kernel<Config><<<grid, block>>>(args);
   return true;
 }

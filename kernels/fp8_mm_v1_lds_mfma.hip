@@ -116,10 +116,10 @@ inline bool fp8_mm_v1_lds_mfma_is_supported(int m, int n, int k) {
 
 // Returns false (and launches nothing) for a shape the kernel cannot handle.
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int WAVES_M, int WAVES_N>
-bool launch_fp8_mm_v1_lds_mfma(const Fp8MmArgs& args, hipStream_t stream) {
+bool launch_fp8_mm_v1_lds_mfma(const Fp8MmArgs& args) {
   using Cfg = LdsMfmaConfig<BLOCK_M, BLOCK_N, BLOCK_K, WAVES_M, WAVES_N>;
   if (!fp8_mm_v1_lds_mfma_is_supported(args.m, args.n, args.k) || args.split_k != 1) return false;
   const dim3 grid(ceil_div(args.m, BLOCK_M) * ceil_div(args.n, BLOCK_N));
-  fp8_mm_v1_lds_mfma_kernel<Cfg><<<grid, dim3(Cfg::kThreads), 0, stream>>>(args);
+  fp8_mm_v1_lds_mfma_kernel<Cfg><<<grid, dim3(Cfg::kThreads)>>>(args);
   return true;
 }

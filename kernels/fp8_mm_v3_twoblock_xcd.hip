@@ -291,7 +291,7 @@ inline bool fp8_mm_v3_twoblock_xcd_is_supported(int m, int n, int k, int split_k
 
 // Returns false (and launches nothing) for a shape or split the kernel cannot handle.
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int WAVES_M, int WAVES_N>
-bool launch_fp8_mm_v3_twoblock_xcd(const Fp8MmArgs& args, hipStream_t stream) {
+bool launch_fp8_mm_v3_twoblock_xcd(const Fp8MmArgs& args) {
   using Cfg = TwoBlockConfig<BLOCK_M, BLOCK_N, BLOCK_K, WAVES_M, WAVES_N>;
   if (!fp8_mm_v3_twoblock_xcd_is_supported(args.m, args.n, args.k, args.split_k)) return false;
   if (args.split_k > 1 && (args.workspace == nullptr || args.tile_counters == nullptr)) return false;
@@ -302,9 +302,9 @@ bool launch_fp8_mm_v3_twoblock_xcd(const Fp8MmArgs& args, hipStream_t stream) {
                        reinterpret_cast<uintptr_t>(args.b) % 16 == 0 && args.lda_scale % 4 == 0 &&
                        reinterpret_cast<uintptr_t>(args.a_scale) % 16 == 0;
   if (aligned) {
-    fp8_mm_v3_twoblock_xcd_kernel<Cfg, true><<<grid, dim3(Cfg::kThreads), 0, stream>>>(args);
+    fp8_mm_v3_twoblock_xcd_kernel<Cfg, true><<<grid, dim3(Cfg::kThreads)>>>(args);
   } else {
-    fp8_mm_v3_twoblock_xcd_kernel<Cfg, false><<<grid, dim3(Cfg::kThreads), 0, stream>>>(args);
+    fp8_mm_v3_twoblock_xcd_kernel<Cfg, false><<<grid, dim3(Cfg::kThreads)>>>(args);
   }
   return true;
 }

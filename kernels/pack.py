@@ -39,9 +39,9 @@ def _section(title: str, text: str) -> str:
 
 def _dispatch(instances: list[configs.Config]) -> str:
     cases = "".join(
-        f"    case {index}: return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args, stream);"
+        f"    case {index}: return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args);"
         f"  // {cfg.name}\n" for index, cfg in enumerate(instances))
-    return ("bool fp8_mm_dispatch(int64_t config_id, const Fp8MmArgs& args, hipStream_t stream) {\n"
+    return ("bool fp8_mm_dispatch(int64_t config_id, const Fp8MmArgs& args) {\n"
             f"  switch (config_id) {{\n{cases}    default: return false;\n  }}\n}}\n")
 
 

@@ -34,7 +34,7 @@ def calibration() -> dict:
 
 def hardware(overrides: dict | None = None) -> dict[str, float]:
     """The timing model's settings beyond the machine's facts (which the engine reads from
-    machine/mi300x.yaml itself): the model's priors and the fitted settings."""
+    machine/mi300x.yaml itself): the model's priors and its fitted settings."""
     cal = calibration()
     settings = {key: entry["value"] for key, entry in cal["hardware"].items()}
     settings.update({key: value for key, value in cal["fitted"].items() if key not in CALL_CONSTANTS})

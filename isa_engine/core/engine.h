@@ -64,6 +64,11 @@ bool strict();
 // The diagnostics since the last call (each site once; counts of sites already taken restart).
 std::vector<Diagnostic> take_diagnostics();
 
+// Resident workgroups of `symbol` per CU at `block_size` work-items and `dynamic_lds` bytes
+// (machine/occupancy.h on the kernel descriptor's resources); 0 when it cannot launch.
+uint32_t workgroups_per_cu(const CodeObject& code, const std::string& symbol, uint32_t block_size,
+                           uint32_t dynamic_lds);
+
 // Memory the engine may touch besides the kernel's own LDS and scratch: the runtime reports
 // each allocation it knows of (hipMalloc, and tensors passed as arguments) so an access
 // outside all of them is reported as out of allocation.
@@ -102,10 +107,15 @@ struct Hardware {
   double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
   uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
   // The model's own settings (eval/predict/calibration.yaml gives each its source).
-  double hbm_bytes_per_s = 4.2e12;
+  // Memory levels: load-to-use latency (cycles) when a line is served there, and the
+  // bandwidth the whole machine gets from it; the CU's share of a level is it over the active CUs.
+  double l1_latency = 120, l2_latency = 500, mall_latency = 800, hbm_latency = 1100;
+  double mall_bytes_per_s = 1.2e13, hbm_bytes_per_s = 4.2e12;
+  // The share of a line's reuse by other workgroups of its XCD that the L2 catches (the rest is
+  // served by the Infinity Cache): fitted.
+  double l2_reuse_capture = 0.5;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
-  double lds_latency = 64, vmem_latency = 500, smem_latency = 200;
-  double l1_latency = 120;
+  double lds_latency = 64, smem_latency = 200;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
@@ -126,8 +136,13 @@ struct KernelTiming {
   uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
   std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
-  double cu_us = 0, hbm_floor_us = 0, l2_floor_us = 0, kernel_us = 0;  // kernel_us: the max of the three
-  double bytes_requested = 0, footprint_bytes = 0;  // whole grid (scaled from the simulated CU)
+  double cu_us = 0, hbm_floor_us = 0, mall_floor_us = 0, l2_floor_us = 0;
+  double kernel_us = 0;  // the largest of the busiest CU and the three floors
+  // Whole grid (scaled from the simulated CU): bytes the vector L1s missed (through the L2s),
+  // bytes the L2s missed (through the Infinity Cache), and the distinct bytes the kernel
+  // touches in the allocations it uses (through HBM once).
+  double bytes_requested = 0, mall_bytes = 0, footprint_bytes = 0;
+  double l2_hit_rate = 0;  // share of the L1 misses the L2 served
   // Per SIMD, averaged over the CU's 4: cycles its pipes were busy, and cycles its waves
   // spent stalled by reason (a wave-cycle count divided by the resident waves).
   double mfma_busy = 0, valu_busy = 0, lds_busy = 0, vmem_busy = 0, idle = 0;

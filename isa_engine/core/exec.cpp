@@ -331,7 +331,7 @@ struct Exec {
   // A wave going round one loop kLoopLimit times is waiting for something that never comes:
   // on the GPU, other workgroups (a stream-K arrival counter, a spin lock); here they run later,
   // or not at all in a timed launch. A GEMM's loops run thousands of times at most.
-  static constexpr uint64_t kLoopLimit = uint64_t(1) << 20;
+  static constexpr uint64_t kLoopLimit = uint64_t(1) << 18;
   void count_loop_iteration() {
     if (w.loop_pc != w.pc) {
       w.loop_pc = w.pc;
@@ -360,7 +360,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
     auto it = first_allocation_above(L, addr);
     bool ok = it != L.allocations.begin() && addr + bytes <= std::prev(it)->end;
     if (!ok && load) {
-      if (w.log) w.log->note(addr, bytes);  // loads keep no old bytes: nothing is read from addr
+      if (w.log) w.log->note(addr, bytes, false);  // a load: nothing to keep (nothing is read from addr)
       return load_outside_allocations(addr, bytes, it == L.allocations.begin() ? nullptr : &*std::prev(it));
     }
     if (!ok) {
@@ -375,7 +375,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
       die(os.str());
     }
   }
-  if (w.log) w.log->note(addr, bytes);  // inside an allocation (or none noted): safe to keep old bytes
+  if (w.log) w.log->note(addr, bytes, !load);  // inside an allocation (or none noted): safe to keep old bytes
   return reinterpret_cast<uint8_t*>(addr);
 }
 
@@ -468,7 +468,10 @@ uint8_t* Exec::scratch_ptr(int lane, uint64_t off, uint32_t bytes) {
        << " bytes";
     die(os.str());
   }
-  if (w.log) w.log->scratch_bytes += bytes;
+  if (w.log) {
+    const uint64_t base = reinterpret_cast<uintptr_t>(w.scratch.data());
+    for (uint64_t d = off / 4; d < (off + bytes + 3) / 4; ++d) w.log->scratch.emplace_back(base + d * 256 + uint64_t(lane) * 4, 4);
+  }
   return w.scratch.data() + size_t(lane) * w.private_bytes + off;
 }
 

@@ -1,12 +1,12 @@
-// Timing model (issue 11): one launch on a simulated MI300X, cycle-approximate.
+// Timing model (issues 11, 18): one launch on a simulated MI300X, cycle-approximate.
 //
 // Design (README "Timing model"): the dispatcher deals workgroups round robin over the XCDs
 // and, within an XCD, over its CUs, so the busiest CU gets ceil(workgroups / CUs) of them
 // (ids c, c + CUs, c + 2 CUs, ...). Those run here in detail, as many at a time as occupancy
-// allows (VGPR+AGPR, SGPR, LDS, waves), each wave executed instruction by instruction by the
+// allows (machine/occupancy.h), each wave executed instruction by instruction by the
 // functional engine when the cycle model lets it issue. The rest of the grid enters as
-// bandwidth: the CU's share of the L2 fabric bounds its vector-memory rate, and the whole
-// grid's bytes over the L2 and over HBM give two floors under the kernel time.
+// bandwidth: the CU gets its share of each memory level, and the whole grid's bytes through
+// the L2s, the Infinity Cache and HBM give three floors under the kernel time.
 //
 // Per CU: 4 SIMDs; SIMD s considers issue on cycles t = s (mod 4); in a window each wave
 // issues at most one instruction and each pipe (SALU, SMEM, VALU/MFMA issue, LDS, VMEM,
@@ -15,15 +15,19 @@
 // calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
 // complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
 // `lds_bytes_per_clk` per CU with bank conflicts (32 dwords per cycle, distinct dwords of one
-// bank serialise), then `lds_latency`; vector memory moves 64-byte segments at the CU's rate
-// through a 32 KB LRU vector L1 (loads allocate 128-byte lines, stores write through): a load
-// that hits every line takes `l1_latency`, otherwise its missed lines cross the L2 fabric at
-// the CU's share and it takes `vmem_latency`; scalar loads take `smem_latency`.
+// bank serialise), then `lds_latency`. Vector memory (global and the swizzled scratch of
+// spills) moves 64-byte segments through a 32 KB LRU vector L1 (loads allocate 128-byte
+// lines, stores write through); missed lines are served by the L2, the Infinity Cache or HBM
+// in the shares grid_reuse() derives from what one workgroup touches, each level at its
+// latency and at the CU's share of its bandwidth, so requests queue when a level is busy.
+// Scalar loads take `smem_latency`. When no wave can issue for a whole round, the clock jumps
+// to the next cycle where something in flight completes.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <list>
 #include <set>
 #include <unordered_map>
@@ -79,6 +83,7 @@ struct TimedWave {
   Stall ready_reason = S_NOP;
   std::deque<double> vm, lgkm;  // completion cycles of outstanding operations, in issue order
   std::array<double, kRegs> reg_ready{};
+  Stall last = S_ISSUE;  // why it last could not issue
 };
 
 struct Group {
@@ -93,18 +98,101 @@ struct PerInst {
   std::array<double, S_COUNT> stall{};
 };
 
+// Where the L1 misses of each allocation are served, as shares of its missed lines (from the
+// lines one workgroup touches and how many workgroups there are): a line the grid reads R
+// times comes from HBM once; on each XCD its first reader misses the L2 and is served by the
+// Infinity Cache, which holds every footprint here (256 MB); later readers on the XCD hit the
+// L2 for the part `l2_reuse_capture` of them.
+struct Served {
+  double l2 = 0, mall = 0, hbm = 1;
+};
+
+struct GridReuse {
+  std::vector<Served> per_allocation;  // by index into Launch::allocations
+  Served scratch{1, 0, 0};             // spills come back from the L2 they were written through
+  double footprint_bytes = 0;          // distinct bytes the grid touches in its allocations
+  bool known = false;                  // allocations were noted (else: first touch everywhere)
+};
+
+// Runs workgroup 0 functionally (its stores undone) to see which lines of which allocations a
+// workgroup touches, and derives where the grid's L1 misses are served.
+GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups) {
+  GridReuse r;
+  if (L.allocations.empty()) return r;
+  r.known = true;
+  Workgroup g;
+  size_workgroup(g, L);
+  set_workgroup_id(g, 0, L);
+  std::vector<std::unique_ptr<Wave>> waves;
+  start_workgroup(g, waves, L);
+  AccessLog log;
+  log.keep_old = true;
+  for (auto& w : waves) w->log = &log;
+  std::vector<std::unordered_set<uint64_t>> lines(L.allocations.size());
+  try {
+    for (;;) {
+      int live = 0, waiting = 0;
+      for (auto& w : waves) {
+        if (w->done || w->at_barrier) continue;
+        run_wave(*w, g, L, 4096);
+        for (auto& [addr, bytes] : log.global) {
+          auto it = first_allocation_above(L, addr);
+          if (it == L.allocations.begin()) continue;
+          const size_t a = size_t(std::prev(it) - L.allocations.begin());
+          for (uint64_t l = addr / 128; l <= (addr + bytes - 1) / 128; ++l) lines[a].insert(l);
+        }
+        log.global.clear();
+        log.lds.clear();
+        log.scratch.clear();
+      }
+      for (auto& w : waves) {
+        if (w->done) continue;
+        ++live;
+        waiting += w->at_barrier;
+      }
+      if (live == 0) break;
+      if (waiting == live) release_barrier(g, waves, L);
+    }
+  } catch (const Fault&) {
+    // Workgroup 0 alone cannot finish (it waits for others): no reuse known. The timed run
+    // below says why, if it cannot finish either.
+    log.undo();
+    for (auto& w : waves) w->log = nullptr;
+    return GridReuse{};
+  }
+  log.undo();
+  for (auto& w : waves) w->log = nullptr;
+  r.per_allocation.resize(L.allocations.size());
+  for (size_t a = 0; a < lines.size(); ++a) {
+    if (lines[a].empty()) continue;
+    const double size = double(L.allocations[a].end - L.allocations[a].base);
+    const double requested = double(workgroups) * double(lines[a].size()) * 128;
+    const double footprint = std::max(std::min(size, requested), 128.0);
+    const double reads = std::max(1.0, requested / footprint);        // R: readers of a line, grid-wide
+    const double on_xcd = 1 + (reads - 1) / double(hw.xcds);          // readers on its XCD
+    Served& s = r.per_allocation[a];
+    s.hbm = 1 / reads;
+    s.l2 = std::min(1 - s.hbm, hw.l2_reuse_capture * (on_xcd - 1) / on_xcd);
+    s.mall = 1 - s.hbm - s.l2;
+    r.footprint_bytes += footprint;
+  }
+  return r;
+}
+
 class CuModel {
  public:
-  CuModel(const Launch& L, const Hardware& hw) : L_(L), hw_(hw), insts_(L.co->insts) {
+  CuModel(const Launch& L, const Hardware& hw, const GridReuse& reuse)
+      : L_(L), hw_(hw), reuse_(reuse), insts_(L.co->insts) {
     for (const auto& m : machine::kMfmaCycles) mfma_cycles_[m.mnemonic] = m.cycles;
     for (auto& [name, cycles] : hw.mfma_cycles) mfma_cycles_[name] = cycles;
   }
 
+  // The CU's share of each level's bandwidth, bytes per clock.
+  struct Shares { double l2 = 64, mall = 64, hbm = 64; };
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
-  double run(const std::vector<uint64_t>& ids, uint32_t resident, double fabric_bytes_per_clk);
+  double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares);
 
-  double bytes_requested = 0;
-  std::set<size_t> allocations_touched;
+  double l2_bytes = 0, l2_hit_bytes = 0, mall_bytes = 0;  // the CU's L1 misses and where they were served
   std::unordered_set<uint64_t> lines_touched;  // 128-byte lines, when no allocation is known
   std::array<double, kSimds> mfma_busy{}, valu_busy{}, idle{};
   double lds_busy = 0, vmem_busy = 0;
@@ -114,12 +202,14 @@ class CuModel {
  private:
   const Launch& L_;
   const Hardware& hw_;
+  const GridReuse& reuse_;
   const std::vector<Inst>& insts_;
   std::unordered_map<std::string, double> mfma_cycles_;
   std::vector<TimedWave> waves_;
   std::vector<Group> groups_;
   std::array<double, kSimds> valu_free_{}, mfma_free_{};
-  double lds_free_ = 0, vmem_free_ = 0, fabric_rate_ = 64;
+  double lds_free_ = 0, vmem_free_ = 0;
+  Shares shares_;
   std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
   AccessLog log_;
@@ -127,15 +217,16 @@ class CuModel {
 
   void admit(Group& grp, uint64_t id, double now);
   bool try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& used);
-  void account(const TimedWave& tw, Stall why);
+  void account(TimedWave& tw, Stall why, double cycles = kSimds);
+  double next_event(double now) const;
   bool blocked_by_wait(TimedWave& tw, double now, Stall& why) const;
   bool blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const;
   void after_issue(TimedWave& tw, const Inst& i, double now);
   double mfma_cycles(const Inst& i) const;
   double lds_cycles() const;
   std::vector<uint64_t> units_touched(uint64_t unit) const;
-  double vmem_segments();
-  double l1_miss_lines(bool allocate);
+  const Served& served(uint64_t line) const;
+  std::vector<uint64_t> l1_misses(bool allocate);
 };
 
 double CuModel::mfma_cycles(const Inst& i) const {
@@ -184,43 +275,45 @@ double CuModel::lds_cycles() const {
   return std::max(cycles, std::ceil(bytes_total / hw_.lds_bytes_per_clk));
 }
 
-// The distinct `unit`-byte blocks (segments, cache lines) the logged global access touched.
+// The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
 std::vector<uint64_t> CuModel::units_touched(uint64_t unit) const {
   std::vector<uint64_t> units;
-  for (auto& [addr, bytes] : log_.global)
-    for (uint64_t u = addr / unit; u <= (addr + bytes - 1) / unit; ++u) units.push_back(u);
+  for (const auto* list : {&log_.global, &log_.scratch})
+    for (auto& [addr, bytes] : *list)
+      for (uint64_t u = addr / unit; u <= (addr + bytes - 1) / unit; ++u) units.push_back(u);
   std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
   return units;
 }
 
-// Distinct 64-byte segments of the vector-memory access just logged (and what it touched).
-double CuModel::vmem_segments() {
-  const std::vector<uint64_t> segs = units_touched(64);
-  if (!L_.allocations.empty() && !log_.global.empty()) {
-    for (uint64_t addr : {log_.global.front().first, log_.global.back().first}) {
-      auto it = first_allocation_above(L_, addr);
-      if (it != L_.allocations.begin()) allocations_touched.insert(size_t(std::prev(it) - L_.allocations.begin()));
-    }
-  } else {
-    for (uint64_t s : segs) lines_touched.insert(s / 2);
+// Where a missed line (of the L1's line size) is served: its allocation's shares, the
+// scratch's, or first touch when no allocation is known.
+const Served& CuModel::served(uint64_t line) const {
+  static const Served first_touch{};
+  const uint64_t addr = line * std::max<uint32_t>(hw_.l1_line_bytes, 1);
+  if (!reuse_.known) return first_touch;
+  auto it = first_allocation_above(L_, addr);
+  if (it != L_.allocations.begin() && addr < std::prev(it)->end) {
+    const size_t a = size_t(std::prev(it) - L_.allocations.begin());
+    return a < reuse_.per_allocation.size() ? reuse_.per_allocation[a] : first_touch;
   }
-  return double(segs.size()) + std::ceil(log_.scratch_bytes / 64.0);
+  return reuse_.scratch;  // not in any allocation: the waves' private memory
 }
 
 // Lines of the logged access the vector L1 does not hold (LRU; loads allocate, stores write
 // through without allocating).
-double CuModel::l1_miss_lines(bool allocate) {
+std::vector<uint64_t> CuModel::l1_misses(bool allocate) {
   const uint64_t line = std::max<uint32_t>(hw_.l1_line_bytes, 1);
   const size_t capacity = std::max<size_t>(1, hw_.l1_bytes / line);
-  double misses = 0;
+  std::vector<uint64_t> misses;
   for (uint64_t l : units_touched(line)) {
+    if (!reuse_.known) lines_touched.insert(l);
     auto it = l1_.find(l);
     if (it != l1_.end()) {
       l1_order_.splice(l1_order_.begin(), l1_order_, it->second);
       continue;
     }
-    ++misses;
+    misses.push_back(l);
     if (!allocate) continue;
     l1_order_.push_front(l);
     l1_[l] = l1_order_.begin();
@@ -253,10 +346,37 @@ void CuModel::admit(Group& grp, uint64_t id, double now) {
   }
 }
 
-void CuModel::account(const TimedWave& tw, Stall why) {
-  const double cycles = kSimds;  // one issue window
+void CuModel::account(TimedWave& tw, Stall why, double cycles) {
+  tw.last = why;
   stalls[why] += cycles;
   per_inst[size_t(tw.w->pc)].stall[why] += cycles;
+}
+
+// The earliest cycle after `now` at which something that keeps a wave from issuing clears
+// (infinity: nothing pending). Nothing can issue before it, so the clock may jump there.
+double CuModel::next_event(double now) const {
+  double next = std::numeric_limits<double>::infinity();
+  auto consider = [&](double t) { if (t > now) next = std::min(next, t); };
+  for (const auto& grp : groups_) {
+    if (!grp.active) continue;
+    for (int index : grp.timed) {
+      const TimedWave& tw = waves_[size_t(index)];
+      if (tw.w->done || tw.w->at_barrier) continue;
+      consider(tw.ready);
+      if (!tw.vm.empty()) consider(tw.vm.front());
+      if (!tw.lgkm.empty()) consider(tw.lgkm.front());
+      consider(mfma_free_[size_t(tw.simd)]);
+      consider(valu_free_[size_t(tw.simd)]);
+      if (tw.w->pc < 0 || size_t(tw.w->pc) >= insts_.size()) return now;
+      const Inst& i = insts_[size_t(tw.w->pc)];
+      for (int k = 0; k < 3; ++k) {
+        const int r = reg_index(i.src[k]);
+        if (r < 0 || i.w[k] == 0) continue;
+        for (int d = 0; d < i.w[k] && r + d < kRegs; ++d) consider(tw.reg_ready[size_t(r + d)]);
+      }
+    }
+  }
+  return next;
 }
 
 // s_waitcnt: blocked while more operations are outstanding than the counters allow.
@@ -326,19 +446,34 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       break;
     }
     case P_VMEM: {
-      // The CU's path moves every 64-byte segment; lines the L1 misses also cross the L2
-      // fabric at the CU's share of it, and take the memory latency instead of the L1's.
-      const double segments = vmem_segments();
+      // The CU's path moves every 64-byte segment; lines the L1 misses cross the L2 fabric and
+      // are served by the L2, the Infinity Cache or HBM (served()), each at the CU's share of
+      // that level's bandwidth: a busy level queues the CU's requests behind each other, so
+      // latency grows with the requests in flight. Stores write through to the L2.
+      const double segments = double(units_touched(64).size());
       const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
-      const double missed = l1_miss_lines(load);
-      const double fabric_bytes = load ? missed * hw_.l1_line_bytes : segments * 64;
-      const double busy = std::max(segments * 64 / hw_.cu_vmem_bytes_per_clk, fabric_bytes / fabric_rate_);
+      const std::vector<uint64_t> missed = l1_misses(load);
+      const double line = hw_.l1_line_bytes;
+      double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0;
+      for (uint64_t l : missed) {
+        if (!load) break;
+        const Served& at = served(l);
+        l2 += line;
+        l2_hit += at.l2 * line;
+        mall += (at.mall + at.hbm) * line;
+        hbm += at.hbm * line;
+        latency += at.l2 * hw_.l2_latency + at.mall * hw_.mall_latency + at.hbm * hw_.hbm_latency;
+      }
+      latency = missed.empty() || !load ? (load ? hw_.l1_latency : hw_.l2_latency) : latency / double(missed.size());
+      const double busy = std::max({segments * 64 / hw_.cu_vmem_bytes_per_clk, l2 / shares_.l2, mall / shares_.mall,
+                                    hbm / shares_.hbm});
       const double start = std::max(now, vmem_free_);
       vmem_free_ = start + busy;
       vmem_busy += busy;
-      bytes_requested += fabric_bytes;
-      const bool hit = load && missed == 0 && !log_.global.empty();
-      complete(tw.vm, start + busy + (hit ? hw_.l1_latency : hw_.vmem_latency));
+      l2_bytes += l2;
+      l2_hit_bytes += l2_hit;
+      mall_bytes += mall;
+      complete(tw.vm, start + busy + latency);
       if (!log_.lds.empty()) complete(tw.lgkm, now + lds_cycles() + hw_.lds_latency);  // FLAT that went to LDS
       break;
     }
@@ -377,8 +512,8 @@ bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& us
   return true;
 }
 
-double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double fabric_bytes_per_clk) {
-  fabric_rate_ = fabric_bytes_per_clk;
+double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares) {
+  shares_ = shares;
   per_inst.assign(insts_.size(), PerInst{});
   groups_.resize(std::max<uint32_t>(1, resident));
   for (auto& grp : groups_) size_workgroup(grp.g, L_);  // each slot's LDS, once
@@ -387,12 +522,14 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
   for (auto& grp : groups_)
     if (next_id < ids.size()) admit(grp, ids[next_id++], now);
   double end = 0;
+  bool progressed = false;  // in this round of the 4 SIMDs: an issue, a barrier, a workgroup change
   for (;; now += 1) {
     if (now > kCycleLimit)
       throw Fault(L_.k->symbol + ": a timed workgroup ran past " + std::to_string(int64_t(kCycleLimit)) +
                   " cycles; a kernel that waits for other workgroups (a spin lock, stream-K) cannot be timed "
                   "on one CU");
     const int simd = int(std::fmod(now, kSimds));
+    if (simd == 0) progressed = false;
     std::array<bool, P_COUNT> used{};
     bool any_live = false, simd_live = false;
     for (auto& grp : groups_) {
@@ -402,7 +539,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
         TimedWave& tw = waves_[size_t(index)];
         if (tw.w->done || tw.simd != simd) continue;
         simd_live = true;
-        try_issue(tw, now, used);
+        progressed |= try_issue(tw, now, used);
       }
     }
     if (!simd_live) idle[size_t(simd)] += kSimds;
@@ -417,18 +554,40 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
         if (w.at_barrier) ++waiting;
       }
       if (live == 0) {
+        progressed = true;
         grp.active = false;
         end = now;
         for (int index : grp.timed) --resident_[size_t(waves_[size_t(index)].simd)];
         for (auto& w : grp.waves) w->log = nullptr;
         if (next_id < ids.size()) admit(grp, ids[next_id++], now);
       } else if (waiting == live) {
+        progressed = true;
         release_barrier(grp.g, grp.waves, L_);
         for (int index : grp.timed) {
           TimedWave& tw = waves_[size_t(index)];
           tw.ready = std::max(tw.ready, now + hw_.barrier_cycles);
           tw.ready_reason = S_BARRIER;
         }
+      }
+    }
+    // A whole round without progress: every wave waits on something in flight. Jump to the
+    // first cycle where that can change, charging the skipped cycles as the waits they were.
+    if (simd == kSimds - 1 && !progressed) {
+      const double next = std::ceil(next_event(now)) - 1;
+      if (std::isfinite(next) && next > now + kSimds) {
+        const double skipped = next - now;
+        std::array<bool, kSimds> live{};
+        for (auto& grp : groups_) {
+          if (!grp.active) continue;
+          for (int index : grp.timed) {
+            TimedWave& tw = waves_[size_t(index)];
+            if (tw.w->done) continue;
+            live[size_t(tw.simd)] = true;
+            account(tw, tw.w->at_barrier ? S_BARRIER : tw.last, skipped);
+          }
+        }
+        for (int k = 0; k < kSimds; ++k) if (!live[size_t(k)]) idle[size_t(k)] += skipped;
+        now = next;
       }
     }
   }
@@ -439,6 +598,12 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, double 
 
 }  // namespace
 
+// The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
+machine::Occupancy occupancy_of(const KernelInfo& k, uint32_t lds_bytes, uint32_t block_size) {
+  const uint32_t unified_vgprs = ((k.rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
+  return machine::occupancy(unified_vgprs, k.sgpr_count, lds_bytes, block_size);
+}
+
 KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   KernelTiming t;
   t.symbol = L.k->symbol;
@@ -446,10 +611,8 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   t.block = L.block;
   t.workgroups = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
   t.waves_per_workgroup = (L.block.x * L.block.y * L.block.z + 63) / 64;
-  // The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
+  const machine::Occupancy occ = occupancy_of(*L.k, L.lds_bytes, L.block.x * L.block.y * L.block.z);
   const uint32_t unified_vgprs = ((L.k->rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
-  const machine::Occupancy occ =
-      machine::occupancy(unified_vgprs, L.k->sgpr_count, L.lds_bytes, L.block.x * L.block.y * L.block.z);
   t.workgroups_per_cu = occ.workgroups_per_cu;
   t.occupancy_limiter = machine::limiter_name(occ.limiter);
   if (t.workgroups_per_cu == 0)
@@ -461,27 +624,29 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   for (uint64_t id = 0; id < t.workgroups; id += hw.cus) ids.push_back(id);
   t.busiest_cu_workgroups = uint32_t(ids.size());
   const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
-  const double fabric_share = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  const double clock_hz = hw.clock_ghz * 1e9;
+  CuModel::Shares shares;
+  shares.l2 = std::min(hw.cu_vmem_bytes_per_clk, hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus);
+  shares.mall = hw.mall_bytes_per_s / clock_hz / active_cus;
+  shares.hbm = hw.hbm_bytes_per_s / clock_hz / active_cus;
   // Only some workgroups run, so state the kernel keeps for the whole grid (split-K arrival
   // counters it resets when the last workgroup arrives) would be left half-done for the next
-  // call: the CU's stores and atomics are undone at the end.
-  CuModel cu(L, hw);
-  t.cu_cycles = cu.run(ids, std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups),
-                       std::min(hw.cu_vmem_bytes_per_clk, fabric_share));
-  const double clock_hz = hw.clock_ghz * 1e9;
+  // call: the CU's stores and atomics are undone at the end (and the first workgroup's, run
+  // once beforehand to see what it touches).
+  const GridReuse reuse = grid_reuse(L, hw, t.workgroups);
+  CuModel cu(L, hw, reuse);
+  t.cu_cycles = cu.run(ids, std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups), shares);
   t.cu_us = t.cu_cycles / clock_hz * 1e6;
   // The rest of the grid: every workgroup requests about what the simulated ones did.
   const double scale = double(t.workgroups) / double(ids.size());
-  t.bytes_requested = cu.bytes_requested * scale;
-  if (!L.allocations.empty()) {
-    for (size_t a : cu.allocations_touched) t.footprint_bytes += double(L.allocations[a].end - L.allocations[a].base);
-  } else {
-    t.footprint_bytes = double(cu.lines_touched.size()) * 128 * scale;
-  }
-  t.footprint_bytes = std::min(t.footprint_bytes, t.bytes_requested);
+  t.bytes_requested = cu.l2_bytes * scale;
+  t.mall_bytes = cu.mall_bytes * scale;
+  t.l2_hit_rate = cu.l2_bytes > 0 ? cu.l2_hit_bytes / cu.l2_bytes : 0;
+  t.footprint_bytes = reuse.known ? reuse.footprint_bytes : double(cu.lines_touched.size()) * hw.l1_line_bytes * scale;
   t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
+  t.mall_floor_us = t.mall_bytes / hw.mall_bytes_per_s * 1e6;
   t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * clock_hz) * 1e6;
-  t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.l2_floor_us});
+  t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
   // Where the CU's cycles went, per SIMD on average.
   for (int s = 0; s < kSimds; ++s) {
     t.mfma_busy += cu.mfma_busy[size_t(s)] / kSimds;
@@ -518,3 +683,15 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
 }
 
 }  // namespace isa::detail
+
+namespace isa {
+
+uint32_t workgroups_per_cu(const CodeObject& code, const std::string& symbol, uint32_t block_size,
+                           uint32_t dynamic_lds) {
+  const auto& co = dynamic_cast<const detail::CodeObjectImpl&>(code);
+  auto it = co.kernels.find(symbol);
+  if (it == co.kernels.end()) throw Fault("no kernel " + symbol + " in the code object");
+  return detail::occupancy_of(it->second, it->second.group_segment + dynamic_lds, block_size).workgroups_per_cu;
+}
+
+}  // namespace isa

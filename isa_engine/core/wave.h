@@ -21,16 +21,18 @@ struct Allocation { uint64_t base, end; std::string what; };
 // price LDS bank conflicts and vector-memory segments): (address, bytes) per access.
 struct AccessLog {
   std::vector<std::pair<uint64_t, uint32_t>> lds, global;
-  uint32_t scratch_bytes = 0;
-  void clear() { lds.clear(); global.clear(); scratch_bytes = 0; }
-  // While `keep_old` is set (a store or atomic is executing), the bytes each global access is
-  // about to change, so a timed launch can leave memory as it found it (undo in reverse).
+  // Scratch dwords at the addresses the hardware's swizzled private layout gives them (dword
+  // d of lane l at base + d * 256 + l * 4): a wave's spills of one slot fill whole lines.
+  std::vector<std::pair<uint64_t, uint32_t>> scratch;
+  void clear() { lds.clear(); global.clear(); scratch.clear(); }
+  // While `keep_old` is set, the bytes each global store or atomic is about to change, so a
+  // timed launch can leave memory as it found it (undo in reverse).
   bool keep_old = false;
   std::vector<std::pair<uint64_t, uint32_t>> old_spans;
   std::vector<uint8_t> old_bytes;
-  void note(uint64_t addr, uint32_t bytes) {
+  void note(uint64_t addr, uint32_t bytes, bool write) {
     global.emplace_back(addr, bytes);
-    if (!keep_old) return;
+    if (!keep_old || !write) return;
     old_spans.emplace_back(addr, bytes);
     const auto* p = reinterpret_cast<const uint8_t*>(addr);
     old_bytes.insert(old_bytes.end(), p, p + bytes);

@@ -267,13 +267,15 @@ hipError_t hipFuncSetSharedMemConfig(const void*, hipSharedMemConfig) { return h
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* function, int block_size,
                                                         size_t dynamic_lds) {
   if (blocks == nullptr || block_size <= 0 || block_size > isa_rt::kMaxBlock) return fail(hipErrorInvalidValue);
-  if (isa_rt::kernel_of(function) == nullptr) return fail(hipErrorInvalidDeviceFunction);
-  // NOTE: a CU holds 32 waves (8 per SIMD) and 64 KiB of LDS. Register pressure is not known
-  // here, so this is an upper bound.
-  const int waves = (block_size + isa_rt::kWaveSize - 1) / isa_rt::kWaveSize;
-  int n = 32 / waves;
-  if (dynamic_lds > 0) n = std::min<int>(n, static_cast<int>(isa_rt::kLdsBytes / dynamic_lds));
-  *blocks = n;
+  const isa_rt::Kernel* kernel = nullptr;
+  try {
+    kernel = isa_rt::kernel_of(function);
+    if (kernel == nullptr) return fail(hipErrorInvalidDeviceFunction);
+    // machine/occupancy.h on the kernel descriptor: the timing model's and the report's rule
+    *blocks = int(isa::workgroups_per_cu(*kernel->code, kernel->symbol, uint32_t(block_size), uint32_t(dynamic_lds)));
+  } catch (const isa::Fault& fault) {
+    return fail(hipErrorInvalidDeviceFunction, fault.what());
+  }
   return hipSuccess;
 }
 

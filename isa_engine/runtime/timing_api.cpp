@@ -16,7 +16,9 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
       {"clock_ghz", &hw.clock_ghz}, {"lds_bytes_per_clk", &hw.lds_bytes_per_clk},
       {"cu_vmem_bytes_per_clk", &hw.cu_vmem_bytes_per_clk}, {"l2_bytes_per_clk_per_xcd", &hw.l2_bytes_per_clk_per_xcd},
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
-      {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency}, {"vmem_latency", &hw.vmem_latency},
+      {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency}, {"l2_latency", &hw.l2_latency},
+      {"mall_latency", &hw.mall_latency}, {"hbm_latency", &hw.hbm_latency}, {"mall_bytes_per_s", &hw.mall_bytes_per_s},
+      {"l2_reuse_capture", &hw.l2_reuse_capture},
       {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
       {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
   const std::map<std::string, uint32_t*> counts = {
@@ -56,8 +58,10 @@ std::string to_json(const std::vector<isa::KernelTiming>& timings) {
        << ",\"workgroups_per_cu\":" << t.workgroups_per_cu
        << ",\"occupancy_limiter\":" << quoted(t.occupancy_limiter) << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
        << ",\"cu_cycles\":" << t.cu_cycles << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
-       << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"kernel_us\":" << t.kernel_us
-       << ",\"bytes_requested\":" << t.bytes_requested << ",\"footprint_bytes\":" << t.footprint_bytes
+       << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"mall_floor_us\":" << t.mall_floor_us
+       << ",\"kernel_us\":" << t.kernel_us << ",\"bytes_requested\":" << t.bytes_requested
+       << ",\"mall_bytes\":" << t.mall_bytes << ",\"footprint_bytes\":" << t.footprint_bytes
+       << ",\"l2_hit_rate\":" << t.l2_hit_rate
        << ",\"mfma_busy\":" << t.mfma_busy << ",\"valu_busy\":" << t.valu_busy << ",\"lds_busy\":" << t.lds_busy
        << ",\"vmem_busy\":" << t.vmem_busy << ",\"idle\":" << t.idle << ",\"stalls\":{";
     for (size_t k = 0; k < t.stalls.size(); ++k)

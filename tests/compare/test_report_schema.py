@@ -33,7 +33,8 @@ def test_frame_has_the_schema_dtypes_and_values(tmp_path):
     assert frame["m"].dtype == "int64" and frame["case"].dtype == "Int64"
     assert frame["mean_us"].dtype == "float64" and frame["passed"].dtype == "bool"
     assert frame["submission"].dtype == "string"
-    for name, values in (("mode", report.MODES), ("method", report.METHODS), ("engine", report.ENGINES)):
+    for name, values in (("mode", report.MODES), ("method", report.METHODS), ("engine", report.ENGINES),
+                         ("kernelguard", report.KERNELGUARD)):
         assert isinstance(frame[name].dtype, pd.CategoricalDtype)
         assert list(frame[name].cat.categories) == list(values)
     assert frame["engine"].tolist() == ["gpu"] * 6
@@ -101,7 +102,7 @@ def test_bad_value_names_file_row_and_column(tmp_path, column, cell, message):
 @pytest.mark.parametrize("header,lines,message", [
     ([*COLUMNS, "colour"], [one_line() + ["red"]], "unknown column(s) 'colour'"),
     ([*COLUMNS, "m"], [one_line() + ["64"]], "repeated column(s) 'm'"),
-    (COLUMNS, [one_line()[:-1]], "row 2: 25 cells, the header has 26"),
+    (COLUMNS, [one_line()[:-1]], f"row 2: {len(COLUMNS) - 1} cells, the header has {len(COLUMNS)}"),
 ])
 def test_malformed_files(tmp_path, header, lines, message):
     path = write_cells(tmp_path / "bad.csv", header, *lines)
@@ -132,10 +133,12 @@ def test_every_column_documents_its_type():
 
 
 def test_category_values_match_their_owners():
-    """The schema lists the names eval/run.py, eval/timing.py and eval/engines.py own."""
-    from eval import run, timing
+    """The schema lists the names eval/run.py, eval/timing.py, eval/preflight.py and
+    eval/engines.py own."""
+    from eval import preflight, run, timing
 
     assert set(report.METHODS) == set(timing.METHODS) | {"predicted"}
+    assert report.KERNELGUARD == preflight.CLASSES
     assert set(report.MODES) == {mode for stages in run.STAGES.values() for mode in stages}
     if importlib.util.find_spec("eval.engines") is not None:
         from eval import engines

@@ -15,7 +15,8 @@ def test_help_documents_every_flag():
     out = subprocess.run([sys.executable, str(REPO / "eval" / "run.py"), "--help"],
                          capture_output=True, text=True, check=True).stdout
     for flag in ("--submission", "--shapes", "--secret-seed", "--method", "--device", "--csv",
-                 "--popcorn", "--stage-limit", "ranked", "leaderboard", "profile"):
+                 "--popcorn", "--stage-limit", "--preflight-only", "--skip-preflight", "ranked", "leaderboard",
+                 "profile"):
         assert flag in out
 
 
@@ -83,3 +84,46 @@ def test_profile_mode_prints_a_kernel_table(run_leaderboard):
     status, rows, out, _ = run_leaderboard("profile", "--submission", REFERENCE, "--shapes", "64,64,128")
     assert status == 0 and rows[0]["mode"] == "profile"
     assert "profile of m: 64; n: 64; k: 128; seed: 1" in out and "aten::mm" in out
+
+
+def test_ranked_ends_with_a_secret_seed_run_of_the_same_cases():
+    from eval import run
+    from reference import contract
+
+    args = run.make_parser().parse_args(["ranked", "--shapes", "0", "--secret-seed", "3"])
+    plan, secret, secret_plan = run.plans("ranked", args, pytest.fail)
+    assert secret == 3 and [s for s, _ in plan] == [s for s, _ in secret_plan] == ["test", "benchmark", "leaderboard"]
+    assert plan[0][1][0][1].seed == 6635 and secret_plan[0][1][0][1].seed == contract.secret_seed(6635, 3)
+    _, drawn, _ = run.plans("ranked", run.make_parser().parse_args(["ranked"]), pytest.fail)
+    assert 0 <= drawn < 2 ** 31
+    plan, secret, secret_plan = run.plans("test", args, pytest.fail)
+    assert secret is None and not secret_plan and plan[0][1][0][1].seed == contract.secret_seed(6635, 3)
+
+
+def test_a_failed_secret_run_is_shown_as_the_bot_shows_it_and_withholds_the_score(capsys):
+    from eval import summary
+    from reference import contract
+
+    board = [{"submission": "mine", "mode": "leaderboard", "passed": 1, "mean_us": 100.0, "method": "leaderboard"}
+             for _ in contract.cases("benchmarks")]
+    secret = [{"submission": "mine", "mode": "test", "passed": 1, "secret_seed": 7},
+              {"submission": "mine", "mode": "benchmark", "passed": 1, "secret_seed": 7},
+              {"submission": "mine", "mode": "leaderboard", "passed": 0, "secret_seed": 7}]
+    assert summary.short_report(secret) == ["✅ Testing successful", "✅ Benchmarking successful",
+                                            "❌ Leaderboard run failed"]
+    summary.print_verdicts(board, [Path("mine.py")], secret, "NVIDIA H100")
+    out = capsys.readouterr().out
+    assert "secret validation failed on NVIDIA H100; submission will not appear on the leaderboard" in out
+    assert "leaderboard score" not in out
+    summary.print_verdicts(board, [Path("mine.py")], [dict(r, passed=1) for r in secret], "NVIDIA H100")
+    assert "mine.py: leaderboard score 100.0 us" in capsys.readouterr().out
+
+
+def test_ranked_on_the_cpu_runs_and_reports_the_secret_seed_run(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("ranked", "--shapes", "64,64,128", "--secret-seed", "3",
+                                           "--submission", REFERENCE)
+    assert status == 0
+    assert [(r["mode"], r["secret_seed"]) for r in rows] == [
+        ("test", None), ("benchmark", None), ("leaderboard", None), ("test", 3), ("benchmark", 3), ("leaderboard", 3)]
+    assert rows[3]["seed"] == 1 + 4 * 5 // 2
+    assert "secret-seed run (seed 3, --secret-seed)" in out and "✅ Leaderboard run successful" in out

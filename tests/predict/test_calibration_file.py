@@ -14,10 +14,11 @@ def test_every_hardware_constant_has_a_value_and_a_source():
         assert entry["source"].strip(), key
 
 
-def test_hardware_settings_are_numbers_with_the_fitted_latency():
+def test_hardware_settings_are_numbers_with_the_fitted_settings():
     settings = hardware({"lds_latency": 99})
     assert all(isinstance(v, float) for v in settings.values())
-    assert settings["vmem_latency"] == calibration()["fitted"]["vmem_latency"]
+    assert settings["l2_reuse_capture"] == calibration()["fitted"]["l2_reuse_capture"]
+    assert "host_us" not in settings  # a per-call constant, not the timing model's
     assert settings["lds_latency"] == 99.0
 
 
@@ -33,9 +34,9 @@ def test_write_fitted_rewrites_only_the_named_lines(tmp_path, monkeypatch):
     copy = tmp_path / "calibration.yaml"
     copy.write_text(calibrate.CALIBRATION.read_text())
     monkeypatch.setattr(calibrate, "CALIBRATION", copy)
-    calibrate.write_fitted({"vmem_latency": 777, "host_us": 12.5})
+    calibrate.write_fitted({"l2_reuse_capture": 0.75, "host_us": 12.5})
     text = copy.read_text()
-    assert "  vmem_latency: 777\n" in text and "  host_us: 12.5\n" in text
+    assert "  l2_reuse_capture: 0.75\n" in text and "  host_us: 12.5\n" in text
     assert text.count("\n") == calibrate.CALIBRATION.read_text().count("\n")
     with pytest.raises(RuntimeError, match="no single fitted line"):
         calibrate.write_fitted({"no_such_constant": 1})

@@ -1,6 +1,6 @@
 """Occupancy in the timing model: the kernel descriptor's VGPR granules (AGPRs included, counted
 once), one-wave workgroups filling every wave slot, and the same answer as the offline report
-(both call machine/occupancy.h)."""
+and the HIP runtime's occupancy query (all call machine/occupancy.h)."""
 from __future__ import annotations
 
 import pytest
@@ -48,14 +48,20 @@ void heavy256(torch::Tensor out, int64_t blocks) { acc_heavy<256><<<blocks, 256>
 void heavy512(torch::Tensor out, int64_t blocks) { acc_heavy<512><<<blocks, 512>>>(out.data_ptr<float>(), 2); }
 void light64(torch::Tensor out, int64_t blocks) { light<64><<<blocks, 64>>>(out.data_ptr<float>(), 8); }
 void light128(torch::Tensor out, int64_t blocks) { light<128><<<blocks, 128>>>(out.data_ptr<float>(), 8); }
+int64_t hip_occupancy_heavy256() {
+  int n = -1;
+  hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, acc_heavy<256>, 256, 0);
+  return n;
+}
 """
 CPP = "\n".join(f"void {name}(torch::Tensor out, int64_t blocks);" for name in ("heavy256", "heavy512", "light64", "light128"))
+CPP += "\nint64_t hip_occupancy_heavy256();"
 
 
 @pytest.fixture(scope="module")
 def module():
     return isa_engine.load_inline("predict_occupancy_probe", CPP, HIP + LAUNCHERS,
-                                  functions=["heavy256", "heavy512", "light64", "light128"],
+                                  functions=["heavy256", "heavy512", "light64", "light128", "hip_occupancy_heavy256"],
                                   extra_cuda_cflags=["--offload-arch=gfx942", "-O3", "-std=c++20"])
 
 
@@ -87,6 +93,10 @@ def test_workgroups_per_cu_agree_with_the_offline_report(module, offline, name, 
     timing = timed(getattr(module, name), threads)
     assert timing["workgroups_per_cu"] == k.workgroups_per_cu == expected
     assert timing["busiest_cu_workgroups"] == 4
+
+
+def test_the_hip_runtime_answers_occupancy_queries_with_the_same_rule(module, offline):
+    assert module.hip_occupancy_heavy256() == offline["acc_heavy<256>"].workgroups_per_cu == 3
 
 
 def test_one_wave_workgroups_run_side_by_side_on_all_four_simds(module):

@@ -162,8 +162,9 @@ def test_each_extra_round_on_the_busiest_cu_adds_its_time(module):
 
 def test_a_load_latency_shows_as_a_vmcnt_stall(module):
     src, out = torch.ones(64), torch.zeros(64)
-    fast = timed(lambda: module.run_load_use(src, out), vmem_latency=200)
-    slow = timed(lambda: module.run_load_use(src, out), vmem_latency=1200)
+    # a line read once by the grid comes from HBM
+    fast = timed(lambda: module.run_load_use(src, out), hbm_latency=200)
+    slow = timed(lambda: module.run_load_use(src, out), hbm_latency=1200)
     assert slow["cu_cycles"] - fast["cu_cycles"] >= 1000  # at least one full load round trip each
     assert max(slow["stalls"], key=slow["stalls"].get) == "s_waitcnt vmcnt"
 
@@ -196,7 +197,7 @@ def test_lines_read_again_hit_the_vector_l1(module):
     many = timed(lambda: module.run_reread(src, out, 50))
     # 64 lines of 128 bytes cross the fabric once (the output's store adds 256 bytes each time)
     assert once["bytes_requested"] == many["bytes_requested"] == 64 * 128 + 256
-    slow_memory = timed(lambda: module.run_reread(src, out, 50), vmem_latency=3000)
+    slow_memory = timed(lambda: module.run_reread(src, out, 50), hbm_latency=3000)
     assert slow_memory["cu_cycles"] - many["cu_cycles"] < 2 * (3000 - 600)  # only the first round pays it
 
 

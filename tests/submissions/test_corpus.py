@@ -62,6 +62,8 @@ def test_corpus_submission_passes_all_test_cases(name):
 
 @pytest.mark.parametrize("name", CORPUS)
 def test_corpus_submission_through_the_harness(run_leaderboard, name):
+    # Two styles predate the leaderboard's refusal of any file naming a stream (official_template,
+    # persistent_graph); the pre-flight has its own tests, these are about running the style.
     status, rows, _, err = run_leaderboard("test", "--submission", str(HERE / f"{name}.py"), "--shapes", "0",
-                                           "--device", "cpu")
+                                           "--device", "cpu", "--skip-preflight")
     assert status == 0 and [r["passed"] for r in rows] == [1], err[-2000:]
