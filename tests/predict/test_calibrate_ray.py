@@ -47,7 +47,7 @@ def test_rows_come_back_with_builds_and_faults_refused_one_by_one(two_cpus, monk
     fine = [r for r in rows if r.config.block_k == 128 and r.config.block_n == 64]
     crashing = (fine[0].config, fine[0].shape)
     stub = StubPredictor(broken_block_n=256, faulting_block_k=64, crashing=crashing)
-    result = predictions.predict_rows(rows, stub)
+    result, cost = predictions.predict_rows(rows, stub)
     assert set(result) == {r.line for r in rows}
     for row in rows:
         outcome = result[row.line]
@@ -60,6 +60,8 @@ def test_rows_come_back_with_builds_and_faults_refused_one_by_one(two_cpus, monk
         else:
             assert outcome == [{"symbol": "kernel", "kernel_us": float(row.config.block_m)}]
     assert sum(not isinstance(v, Failed) for v in result.values()) >= 2
+    assert len(cost.row_cpu_s) == sum(not isinstance(v, Failed) for v in result.values())
+    assert len(cost.build_cpu_s) == len(predictions.batches([r.config for r in rows]))
 
 
 def _batch_of(row, rows) -> int:
