@@ -49,11 +49,12 @@ _MODULES: dict[str, object] = {}
 
 
 def batches(configs: list[Config]) -> list[list[Config]]:
-    """The configurations, sorted, in near-equal batches of at most BATCH_SIZE."""
+    """The configurations in near-equal batches of at most BATCH_SIZE, dealt in turn from their
+    sorted order: configurations of one workgroup size (the few-thread, large-tile ones spill
+    and compile for a minute each) spread over every batch, so builds finish together."""
     ordered = sorted(set(configs))
     count = math.ceil(len(ordered) / BATCH_SIZE)
-    ends = [round(len(ordered) * (i + 1) / count) for i in range(count)]
-    return [ordered[start:end] for start, end in zip([0, *ends], ends)]
+    return [ordered[i::count] for i in range(count)]
 
 
 @dataclass
