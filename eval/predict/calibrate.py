@@ -80,9 +80,10 @@ def evaluate(args) -> int:
     rows = measurements.sample(measurements.read(Path(args.evaluate)), args.sample, args.seed)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
-        launches = predict_rows(rows, SweepPredictor(call, hardware()))
+        launches, cost = predict_rows(rows, SweepPredictor(call, hardware()))
     predicted, refused = predicted_us(rows, launches, calibration()["fitted"])
     print_evaluation(rows, predicted, refused)
+    print(f"cost: {cost.summary()}")
     if args.json:
         Path(args.json).write_text(json.dumps(evaluation(rows, predicted, refused), indent=2) + "\n")
     return 0
@@ -104,7 +105,8 @@ def model(rows: list[Row], call):
         engine = {k: v for k, v in constants.items() if k not in CALL_CONSTANTS}
         key = tuple(sorted(engine.items()))
         if key not in cache:
-            cache[key] = predict_rows(rows, SweepPredictor(call, hardware(engine)))
+            cache[key], cost = predict_rows(rows, SweepPredictor(call, hardware(engine)))
+            print(f"predicted at {engine or 'the stored settings'}: {cost.summary()}", file=sys.stderr)
         return predicted_us(rows, cache[key], {**calibration()["fitted"], **constants})[0]
     return predict
 

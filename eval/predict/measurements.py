@@ -84,11 +84,23 @@ def _row(path: Path, line: int, record: dict) -> Row:
 
 
 def sample(rows: list[Row], count: int | None, seed: int) -> list[Row]:
-    """`count` rows drawn at random with `seed` (all of them when count is None or too large),
-    in file order: the same file, count and seed always give the same rows."""
+    """`count` rows drawn with `seed` (all of them when count is None or too large), in file
+    order; the same file, count and seed always give the same rows. Whole configurations are
+    drawn at random, each with all its rows (every shape it was measured on), until `count`
+    rows: builds cost per configuration, so a sample costs in proportion to its size, and
+    every shape's rank correlation is taken over the same configurations."""
     if count is None or count >= len(rows):
         return list(rows)
     if count < 1:
         raise MeasurementsError(f"--sample {count}: need at least one row")
-    chosen = sorted(random.Random(seed).sample(range(len(rows)), count))
-    return [rows[i] for i in chosen]
+    by_config: dict[Config, list[int]] = {}
+    for index, row in enumerate(rows):
+        by_config.setdefault(row.config, []).append(index)
+    configs = sorted(by_config)
+    random.Random(seed).shuffle(configs)
+    chosen: list[int] = []
+    for config in configs:
+        chosen += by_config[config][:count - len(chosen)]
+        if len(chosen) == count:
+            break
+    return [rows[i] for i in sorted(chosen)]

@@ -13,8 +13,10 @@ reason; the others are unaffected.
 from __future__ import annotations
 
 import math
+import os
+import statistics
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from eval.predict import parallel, sweep
 from eval.predict.measurements import Row
@@ -47,37 +49,61 @@ _MODULES: dict[str, object] = {}
 
 
 def batches(configs: list[Config]) -> list[list[Config]]:
-    """The configurations, sorted, in near-equal batches of at most BATCH_SIZE."""
+    """The configurations in near-equal batches of at most BATCH_SIZE, dealt in turn from their
+    sorted order: configurations of one workgroup size (the few-thread, large-tile ones spill
+    and compile for a minute each) spread over every batch, so builds finish together."""
     ordered = sorted(set(configs))
     count = math.ceil(len(ordered) / BATCH_SIZE)
-    ends = [round(len(ordered) * (i + 1) / count) for i in range(count)]
-    return [ordered[start:end] for start, end in zip([0, *ends], ends)]
+    return [ordered[i::count] for i in range(count)]
 
 
-def _build(predictor, configs: list[Config]) -> str | None:
-    """None when the batch built, else why not."""
+@dataclass
+class Cost:
+    """Where the time went: CPU seconds of each build (clang included) and of each prediction."""
+    build_cpu_s: list[float] = field(default_factory=list)
+    row_cpu_s: list[float] = field(default_factory=list)
+
+    def summary(self) -> str:
+        rows = f"{statistics.median(self.row_cpu_s):.2f} CPU-s median" if self.row_cpu_s else "none"
+        return (f"{len(self.build_cpu_s)} builds, {sum(self.build_cpu_s):.0f} CPU-s; {len(self.row_cpu_s)} "
+                f"predictions, {rows}, {sum(self.row_cpu_s):.0f} CPU-s in all")
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and the children it waited for (clang)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def _build(predictor, configs: list[Config]) -> tuple[str | None, float]:
+    """(None when the batch built, else why not; CPU seconds it took)."""
+    started = _cpu_s()
     try:
         predictor.build(configs)
     except Exception as exc:  # a compile error refuses the batch's rows, never the run
-        return f"the build failed: {type(exc).__name__}: {exc}"
-    return None
+        return f"the build failed: {type(exc).__name__}: {exc}", _cpu_s() - started
+    return None, _cpu_s() - started
 
 
-def _predict(build_error: str | None, predictor, configs: list[Config], shape, items: list[tuple[int, int]]):
-    """[(line, launches or Failed)] for the (line, config index) items on one input of `shape`."""
-    if build_error is not None:
-        return [(line, Failed(build_error)) for line, _ in items]
+def _predict(built: tuple[str | None, float], predictor, configs: list[Config], shape, items: list[tuple[int, int]]):
+    """[(line, launches or Failed, CPU seconds)] for the (line, config index) items on one input
+    of `shape`."""
+    if built[0] is not None:
+        return [(line, Failed(built[0]), 0.0) for line, _ in items]
     results = []
     for line, index in items:
+        started = _cpu_s()
         try:
-            results.append((line, predictor.launches(configs, index, shape)))
+            outcome = predictor.launches(configs, index, shape)
         except Exception as exc:  # engine fault or refusal: this row is refused, the rest go on
-            results.append((line, Failed(f"{type(exc).__name__}: {exc}")))
+            outcome = Failed(f"{type(exc).__name__}: {exc}")
+        results.append((line, outcome, _cpu_s() - started))
     return results
 
 
-def predict_rows(rows: list[Row], predictor) -> dict[int, list[dict] | Failed]:
-    """Every row's timed launches (or Failed), by row.line; progress bars on stderr."""
+def predict_rows(rows: list[Row], predictor) -> tuple[dict[int, list[dict] | Failed], Cost]:
+    """Every row's timed launches (or Failed), by row.line, and what they cost; progress bars
+    on stderr."""
     import ray
 
     groups = batches([row.config for row in rows])
@@ -88,11 +114,11 @@ def predict_rows(rows: list[Row], predictor) -> dict[int, list[dict] | Failed]:
     for row in sorted(rows, key=lambda r: (r.shape, where[r.config][0], r.line)):  # a worker keeps one input
         batch, index = where[row.config]
         work[(batch, row.shape)].append((row.line, index))
-    results = _run(builds, groups, shared, work)
-    return {row.line: results[row.line] for row in rows}
+    results, cost = _run(builds, groups, shared, work)
+    return {row.line: results[row.line] for row in rows}, cost
 
 
-def _run(builds, groups, shared, work: dict) -> dict[int, list[dict] | Failed]:
+def _run(builds, groups, shared, work: dict) -> tuple[dict[int, list[dict] | Failed], Cost]:
     """Runs the prediction tasks beside the builds; a task whose worker died is retried one row
     per task, so that only the row that crashes it is refused."""
     keys = list(work)
@@ -100,24 +126,29 @@ def _run(builds, groups, shared, work: dict) -> dict[int, list[dict] | Failed]:
     built = parallel.progress_bar(len(builds), "build", "builds")
     bar = parallel.progress_bar(sum(map(len, work.values())), "row", "predictions")
     results: dict[int, list[dict] | Failed] = {}
+    cost = Cost()
     try:
         for position, value in parallel.finished(builds + refs):
             if position < len(builds):
+                cost.build_cpu_s.append(0.0 if isinstance(value, Failed) else value[1])
                 built.update(1)
                 continue
             batch, shape = key = keys[position - len(builds)]
             if isinstance(value, Failed) and len(work[key]) > 1:
                 singles = [parallel.task(_predict).remote(builds[batch], shared, groups[batch], shape, [item])
                            for item in work[key]]
-                value = [pair for i, single in parallel.finished(singles) for pair in _pairs(single, [work[key][i]])]
-            results.update(_pairs(value, work[key]))
+                value = [triple for i, single in parallel.finished(singles) for triple in _triples(single, [work[key][i]])]
+            for line, outcome, cpu_s in _triples(value, work[key]):
+                results[line] = outcome
+                if not isinstance(outcome, Failed):
+                    cost.row_cpu_s.append(cpu_s)
             bar.update(len(work[key]))
     finally:
         built.close()
         bar.close()
-    return results
+    return results, cost
 
 
-def _pairs(value, items: list[tuple[int, int]]) -> list[tuple[int, object]]:
-    """A task's [(line, launches or Failed)]; a task that failed as a whole fails each of its items."""
-    return [(line, value) for line, _ in items] if isinstance(value, Failed) else value
+def _triples(value, items: list[tuple[int, int]]) -> list[tuple[int, object, float]]:
+    """A task's [(line, launches or Failed, CPU s)]; a task that failed as a whole fails each item."""
+    return [(line, value, 0.0) for line, _ in items] if isinstance(value, Failed) else value

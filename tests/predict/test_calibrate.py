@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.predict import calibrate, fit, measurements, sweep
+from eval.predict import calibrate, fit, measurements, predictions, sweep
 from eval.predict.parallel import Failed
 
 HEADER = ",".join(measurements.COLUMNS)  # the calibration set's own order
@@ -76,6 +76,15 @@ def test_a_sample_is_the_same_for_the_same_seed_and_keeps_file_order():
     assert measurements.sample(rows, None, 7) == rows == measurements.sample(rows, 10_000, 7)
 
 
+def test_a_sample_draws_whole_configurations_with_every_shape_they_were_measured_on():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    chosen = measurements.sample(rows, 1000, 0)
+    configs = {r.config for r in chosen}
+    complete = [c for c in configs if sum(r.config == c for r in chosen) == sum(r.config == c for r in rows)]
+    assert len(chosen) == 1000 and len(complete) >= len(configs) - 1  # only the last one drawn may be cut
+    assert len(configs) < 130  # not the ~360 a row-by-row sample touches
+
+
 def test_spearman_matches_a_hand_computed_case_with_a_tie():
     # ranks of y = [5, 6, 7, 8, 7]: [1, 2, 3.5, 5, 3.5]; deviations from 3: x -2..2, y -2 -1 .5 2 .5
     # sum xy = 4 + 1 + 0 + 2 + 1 = 8, sum xx = 10, sum yy = 9.5 -> 8 / sqrt(95)
@@ -107,7 +116,8 @@ def stub_engine(monkeypatch):
     outcomes = {}
     monkeypatch.setattr(sweep, "build_call", lambda clone: None)
     monkeypatch.setattr(calibrate.parallel, "session", lambda address, cpus: _Null())
-    monkeypatch.setattr(calibrate, "predict_rows", lambda rows, predictor: {r.line: outcomes[r.line] for r in rows})
+    monkeypatch.setattr(calibrate, "predict_rows",
+                        lambda rows, predictor: ({r.line: outcomes[r.line] for r in rows}, predictions.Cost()))
     return outcomes
 
 
@@ -149,15 +159,15 @@ def test_the_model_reruns_predictions_only_for_new_timing_model_settings(monkeyp
     rows = measurements.read(measurements.CALIBRATION_SET)[:3]
 
     def predict_rows(rows, predictor):
-        calls.append(predictor.settings["vmem_latency"])
-        return {r.line: _launches(100.0) for r in rows}
+        calls.append(predictor.settings["lds_latency"])
+        return {r.line: _launches(100.0) for r in rows}, predictions.Cost()
     monkeypatch.setattr(calibrate, "predict_rows", predict_rows)
     model = calibrate.model(rows, call=None)
     assert model({"kernel_fixed_us": 1.0}) == [101.0] * 3
     assert model({"kernel_fixed_us": 2.0}) == [102.0] * 3
-    assert calls == [calibrate.hardware()["vmem_latency"]]
-    model({"kernel_fixed_us": 2.0, "vmem_latency": 800})
-    assert calls[-1] == 800.0 and len(calls) == 2
+    assert calls == [calibrate.hardware()["lds_latency"]]
+    model({"kernel_fixed_us": 2.0, "lds_latency": 80})  # a timing-model setting: predicted anew
+    assert calls[-1] == 80.0 and len(calls) == 2
 
 
 def test_leave_one_shape_out_recovers_a_known_constant_and_isolates_an_outlier():

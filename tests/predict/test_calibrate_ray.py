@@ -47,7 +47,7 @@ def test_rows_come_back_with_builds_and_faults_refused_one_by_one(two_cpus, monk
     fine = [r for r in rows if r.config.block_k == 128 and r.config.block_n == 64]
     crashing = (fine[0].config, fine[0].shape)
     stub = StubPredictor(broken_block_n=256, faulting_block_k=64, crashing=crashing)
-    result = predictions.predict_rows(rows, stub)
+    result, cost = predictions.predict_rows(rows, stub)
     assert set(result) == {r.line for r in rows}
     for row in rows:
         outcome = result[row.line]
@@ -60,6 +60,8 @@ def test_rows_come_back_with_builds_and_faults_refused_one_by_one(two_cpus, monk
         else:
             assert outcome == [{"symbol": "kernel", "kernel_us": float(row.config.block_m)}]
     assert sum(not isinstance(v, Failed) for v in result.values()) >= 2
+    assert len(cost.row_cpu_s) == sum(not isinstance(v, Failed) for v in result.values())
+    assert len(cost.build_cpu_s) == len(predictions.batches([r.config for r in rows]))
 
 
 def _batch_of(row, rows) -> int:
@@ -67,9 +69,11 @@ def _batch_of(row, rows) -> int:
     return next(i for i, batch in enumerate(groups) if row.config in batch)
 
 
-def test_batches_are_near_equal_and_sorted(monkeypatch):
+def test_batches_are_near_equal_and_share_out_each_workgroup_size(monkeypatch):
     monkeypatch.setattr(predictions, "BATCH_SIZE", 4)
-    configs = list({r.config for r in measurements.read(measurements.CALIBRATION_SET)})[:10]
-    groups = predictions.batches(configs + configs[:3])
+    configs = sorted({r.config for r in measurements.read(measurements.CALIBRATION_SET)})
+    small = [c for c in configs if c.block_size == 64][:5] + [c for c in configs if c.block_size == 512][:5]
+    groups = predictions.batches(small + small[:3])
     assert sorted(len(g) for g in groups) == [3, 3, 4]  # 10 distinct in 3 batches of at most 4
-    assert [c for g in groups for c in g] == sorted(configs)
+    assert sorted(c for g in groups for c in g) == sorted(small)
+    assert all(sum(c.block_size == 64 for c in g) in (1, 2) for g in groups)  # not all in one build
