@@ -53,5 +53,13 @@ void forget_allocation(const void* base) {
 
 void set_timing(const Hardware*) {}  // the double times nothing
 std::vector<KernelTiming> take_timings() { return {}; }
+double simulated_device_us() { return -1; }  // timing is never on
+
+// No diagnostics: the double executes nothing.
+void set_strict(bool) {}
+bool strict() { return false; }
+std::vector<Diagnostic> take_diagnostics() { return {}; }
+
+uint32_t workgroups_per_cu(const CodeObject&, const std::string&, uint32_t, uint32_t) { return 1; }
 
 }  // namespace isa
