@@ -90,11 +90,3 @@ def occupancy(unified_vgprs: int, sgprs: int, lds_bytes: int, workgroup_size: in
     _library().machine_occupancy(unified_vgprs, sgprs, lds_bytes, workgroup_size, out)
     return Occupancy(out[0], out[1], _LIMITERS[out[2]])
 
-
-def unified_vgprs(arch_vgprs: int, agprs: int) -> int:
-    """The descriptor's per-wave allocation from the compiler's counts: AGPRs start at the arch
-    count rounded up to ACCUM_OFFSET's granule; the whole rounds up to the VGPR granule."""
-    def up(value: int, granule: int) -> int:
-        return -(-value // granule) * granule
-    total = up(arch_vgprs, fact("accum_offset_granule")) + agprs if agprs else max(arch_vgprs, 1)
-    return up(total, fact("vgpr_granule"))

@@ -143,26 +143,29 @@ void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L) {
   g.id[2] = uint32_t(linear / (uint64_t(L.grid.x) * L.grid.y));
 }
 
+void run_started_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L) {
+  // Round robin between barriers; a quantum bounds the time one wave spins.
+  constexpr uint64_t kQuantum = 1 << 16;
+  for (;;) {
+    int running = 0, waiting = 0;
+    for (auto& w : waves) {
+      if (w->done) continue;
+      if (!w->at_barrier) run_wave(*w, g, L, kQuantum);
+      if (w->done) continue;
+      ++running;
+      if (w->at_barrier) ++waiting;
+    }
+    if (running == 0) break;
+    if (waiting == running) release_barrier(g, waves, L);
+  }
+}
+
 namespace {
 
 void run_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L, Stats& local) {
   start_workgroup(g, waves, L);
   const int n = int(waves.size());
-  // Round robin between barriers; a quantum bounds the time one wave spins.
-  constexpr uint64_t kQuantum = 1 << 16;
-  for (;;) {
-    int running = 0, waiting = 0;
-    for (int k = 0; k < n; ++k) {
-      Wave& w = *waves[k];
-      if (w.done) continue;
-      if (!w.at_barrier) run_wave(w, g, L, kQuantum);
-      if (w.done) continue;
-      ++running;
-      if (w.at_barrier) ++waiting;
-    }
-    if (running == 0) break;
-    if (waiting == running) release_barrier(g, waves, L);
-  }
+  run_started_workgroup(g, waves, L);
   for (int k = 0; k < n; ++k) {
     local.wave_instructions += waves[k]->instructions;
     local.mfma_instructions += waves[k]->mfmas;

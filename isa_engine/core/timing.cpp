@@ -128,37 +128,21 @@ GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups) {
   AccessLog log;
   log.keep_old = true;
   for (auto& w : waves) w->log = &log;
-  std::vector<std::unordered_set<uint64_t>> lines(L.allocations.size());
   try {
-    for (;;) {
-      int live = 0, waiting = 0;
-      for (auto& w : waves) {
-        if (w->done || w->at_barrier) continue;
-        run_wave(*w, g, L, 4096);
-        for (auto& [addr, bytes] : log.global) {
-          auto it = first_allocation_above(L, addr);
-          if (it == L.allocations.begin()) continue;
-          const size_t a = size_t(std::prev(it) - L.allocations.begin());
-          for (uint64_t l = addr / 128; l <= (addr + bytes - 1) / 128; ++l) lines[a].insert(l);
-        }
-        log.global.clear();
-        log.lds.clear();
-        log.scratch.clear();
-      }
-      for (auto& w : waves) {
-        if (w->done) continue;
-        ++live;
-        waiting += w->at_barrier;
-      }
-      if (live == 0) break;
-      if (waiting == live) release_barrier(g, waves, L);
-    }
+    run_started_workgroup(g, waves, L);
   } catch (const Fault&) {
     // Workgroup 0 alone cannot finish (it waits for others): no reuse known. The timed run
     // below says why, if it cannot finish either.
     log.undo();
     for (auto& w : waves) w->log = nullptr;
     return GridReuse{};
+  }
+  std::vector<std::unordered_set<uint64_t>> lines(L.allocations.size());
+  for (auto& [addr, bytes] : log.global) {
+    auto it = first_allocation_above(L, addr);
+    if (it == L.allocations.begin()) continue;
+    const size_t a = size_t(std::prev(it) - L.allocations.begin());
+    for (uint64_t l = addr / 128; l <= (addr + bytes - 1) / 128; ++l) lines[a].insert(l);
   }
   log.undo();
   for (auto& w : waves) w->log = nullptr;

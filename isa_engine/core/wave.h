@@ -113,6 +113,8 @@ inline std::vector<Allocation>::const_iterator first_allocation_above(const Laun
 // barrier release (every wave on, race shadow cleared): launch.cpp's, shared with timing.cpp.
 void start_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L);
 void release_barrier(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L);
+// Runs a started workgroup's waves round robin between barriers until every one has ended.
+void run_started_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L);
 // A fresh workgroup with LDS (and race shadow) for `L`, and its id set from the linear id.
 void size_workgroup(Workgroup& g, const Launch& L);
 void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L);
