@@ -3,13 +3,19 @@
 PYTHON ?= python3
 ARGS ?=
 PYTEST_ARGS ?=
+JOBS ?= auto
 
-.PHONY: setup run test
+.PHONY: setup run test test-quick
 setup:
 	@PYTHON=$(PYTHON) bash scripts/setup.sh
 
 run: setup
 	$(PYTHON) eval/run.py $(ARGS)
 
+# The whole suite (what CI runs), test files spread over every core (JOBS=0: in this one process).
 test: setup
-	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
+
+# The edit-test loop's tier: the tests tests/conftest.py marks quick.
+test-quick: setup
+	$(PYTHON) -m pytest -q -m quick $(PYTEST_ARGS)
