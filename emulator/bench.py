@@ -20,11 +20,10 @@ from pathlib import Path
 import torch.utils.cpp_extension as cpp_extension
 
 import emulator
-from reference import contract, task
+from reference import RUNNER_ENV, contract, task
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "emulator" / "data"
-RUNNER_ENV = ROOT / "eval" / "runner_env"
 KERNELS = ["naive", "mfma"]
 
 SWITCH_SOURCE = r"""

@@ -5,7 +5,7 @@
 Real submissions compute their sources: zlib/bz2/base64 blobs, `.replace()` on templates,
 files read from beside submission.py, or files handed to cpp_extension.load. Only running the
 file gives the text, so we run it as the runner imports it: in its own process, its folder the
-working directory, the runner's `task` and `utils` modules (eval/runner_env) and our `reference`
+working directory, the runner's `task` and `utils` modules (reference/runner_env) and our `reference`
 importable. Every load_inline (and load) call is recorded with all its arguments and answered
 with a stub module whose attributes are inert, so the import completes without a compiler or a
 GPU. A GPU query at import time answers as an MI300X host would (eval/simulated_host.py when
@@ -28,8 +28,9 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reference import RUNNER_ENV
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
-RUNNER_ENV = REPO_ROOT / "eval" / "runner_env"
 IMPORT_TIMEOUT_S = 300
 
 
