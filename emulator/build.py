@@ -21,6 +21,7 @@ from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
+from toolchain.flags import host_flags
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -34,17 +35,6 @@ STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" /
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
 MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
-# Device-compiler flags that mean nothing on the host, or would break the emulator's own
-# headers (-std below C++20, fast math, -Werror on warnings about code we generate): dropped.
-DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|--save-temps|-save-temps(=.*)?"
-                          r"|--gpu-max-threads-per-block=.*|-fgpu-.*|-fno-gpu-.*|--cuda-.*|-x|hip|c\+\+|-m.*"
-                          r"|-std=.*|-O.*|-ffast-math|-funsafe-math-optimizations|-ffinite-math-only"
-                          r"|-fno-honor-(nans|infinities)|-Werror(=.*)?|-pedantic-errors|-lineinfo|-g.*"
-                          r"|--use_fast_math|-use_fast_math|--expt-.*|-Xptxas.*|-ffp-contract=.*|-fopenmp.*"
-                          r"|-fno-exceptions|-fno-rtti|-fPIC|-shared|-c)$")
-# Flags whose next argument goes with them.
-DROPPED_WITH_ARGUMENT = {"-mllvm", "-Xclang", "-Xarch_device", "-Xoffload-linker", "-x", "--offload-arch",
-                         "-Xcompiler", "-Xptxas", "--gpu-architecture", "-arch"}
 # Libraries of the GPU stack, meaningless for the CPU build.
 DROPPED_LIBRARY = re.compile(r"^(-l(amdhip64|hip\w*|roc\w*|hsa-runtime64|cuda\w*|cublas\w*|c10_hip|torch_hip)"
                              r"|-L\S*(rocm|cuda)\S*|-Wl,-rpath,\S*(rocm|cuda)\S*)$")
@@ -63,20 +53,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
 {defs}
 }}
 """
-
-
-def host_flags(flags) -> list[str]:
-    """The user's compiler flags that still mean something for the emulator's host build."""
-    flags = flags.split() if isinstance(flags, str) else list(flags or [])
-    out, skip = [], False
-    for flag in flags:
-        if skip:
-            skip = False
-        elif flag in DROPPED_WITH_ARGUMENT:
-            skip = True
-        elif not DROPPED_FLAG.match(flag):
-            out.append(flag)
-    return out
 
 
 def host_ldflags(flags) -> list[str]:

@@ -28,13 +28,13 @@ from pathlib import Path
 
 import torch
 
-from eval import channel, engines, integrity, report, simulated_host, timing
+from eval import channel, engines, integrity, report, timing
 from eval.device import DeviceInfo, detect, synchronize
 from eval.verdict import WARMUP_SLOT
 from reference import RUNNER_ENV, contract
 from reference.check import split_message
 from reference.contract import Case
-from toolchain import diagnostics
+from toolchain import diagnostics, simulated_host
 from reference.task import clone_input, generate_input
 
 INPUT_NAMES = ("a", "b", "a_scale", "b_scale")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from eval.isa import CompileError, SourceError, default_files, report
 from eval.isa.table import format_table, write_csv
-from eval.isa.toolchain import REPO_ROOT, ToolchainMissing
+from toolchain.hipcc import REPO_ROOT, ToolchainMissing
 
 DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
 

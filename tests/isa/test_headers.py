@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from eval.isa import compile_to_asm
-from eval.isa.toolchain import INCLUDE_DIR
+from toolchain.hipcc import INCLUDE_DIR
 
 DATA = Path(__file__).parent / "data"
 DECODE_TABLE = Path(__file__).resolve().parents[1] / "data" / "spec" / "fp8" / "fp8_e4m3fnuz_decode.csv"

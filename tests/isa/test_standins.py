@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, report
-from eval.isa.toolchain import INCLUDE_DIR, STANDIN_DIR
+from toolchain.hipcc import INCLUDE_DIR, STANDIN_DIR
 
 DATA = Path(__file__).parent / "data"
 MFMA_SPEC = Path(__file__).resolve().parents[1] / "data" / "spec" / "mfma"

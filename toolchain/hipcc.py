@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import toolchain
 from toolchain import headers
-from eval.isa.capture import LoadInlineCall
+from toolchain.capture import LoadInlineCall
+from toolchain.flags import device_flags
 
 CLANG = "clang++-19"
-CXXFILT = "llvm-cxxfilt-19"
 REPO_ROOT = Path(toolchain.__file__).resolve().parent.parent
 INCLUDE_DIR = REPO_ROOT / "toolchain" / "include"
 # Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
@@ -45,9 +44,6 @@ TORCH_HIP_FLAGS = (
 )
 # The -std torch's cpp_extension puts before a ROCm build's arch flags (torch >= 2.10).
 TORCH_STD = "-std=c++20"
-# Host-only (x86 tuning), or writing files of their own: never reach the device compile here.
-_DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|-march=.*|-mtune=.*|-mcpu=.*|"
-                           r"--?save-temps(=.*)?|-fopenmp.*|-pthread)$")
 
 
 class ToolchainMissing(RuntimeError):
@@ -121,23 +117,7 @@ def load_inline_flags(call: LoadInlineCall) -> list[str]:
     write files of their own are dropped."""
     defines = ["-DWITH_HIP", f"-DTORCH_EXTENSION_NAME={call.name}", "-DTORCH_API_INCLUDE_EXTENSION_H"]
     includes = [f"-I{folder}" for folder in call.extra_include_paths]
-    flags = [*defines, *includes, *_device_safe(call.extra_cflags), *TORCH_HIP_FLAGS[1:-1], TORCH_STD]
+    flags = [*defines, *includes, *device_flags(call.extra_cflags), *TORCH_HIP_FLAGS[1:-1], TORCH_STD]
     rdc = any("gpu-rdc" in flag for flag in call.extra_cflags + call.extra_cuda_cflags)
     flags += ["--offload-arch=" + toolchain.ROCM_ARCH] + ([] if rdc else ["-fno-gpu-rdc"])
-    return flags + _device_safe(call.extra_cuda_cflags)
-
-
-def _device_safe(flags: list[str]) -> list[str]:
-    kept: list[str] = []
-    for flag in flags:
-        for word in flag.split():  # load_inline passes each string to the shell as it is
-            if not _DROPPED_FLAG.match(word):
-                kept.append(word)
-    return kept
-
-
-def demangle(symbols: list[str]) -> list[str]:
-    if not symbols or shutil.which(CXXFILT) is None:
-        return list(symbols)
-    out = subprocess.run([CXXFILT], input="\n".join(symbols), capture_output=True, text=True, check=True)
-    return out.stdout.splitlines()
+    return flags + device_flags(call.extra_cuda_cflags)
