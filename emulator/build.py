@@ -21,6 +21,7 @@ from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
+from toolchain.headers import STANDIN_DIR
 from toolchain.flags import host_flags
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
@@ -30,8 +31,6 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
-# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt, ...).
-STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
 MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it

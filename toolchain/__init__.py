@@ -1,5 +1,8 @@
 """Build settings shared by every tool that compiles HIP: the packer, the dev loader,
 the offline gfx942 report and the emulator. One place, so they never drift apart."""
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 ROCM_ARCH = "gfx942"
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference import RUNNER_ENV
+from toolchain import REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 IMPORT_TIMEOUT_S = 300
 
 

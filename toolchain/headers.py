@@ -23,6 +23,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 LIST = HERE / "rocm_headers.txt"
 GENERATED_ROOT = HERE.parent / "build" / "standins"
+# HIP 6.3's additions to Debian's HIP 5.2 headers (hip_runtime.h's warp functions with a mask,
+# cooperative groups' tile members): the gfx942 compile only, over the system's headers.
+INCLUDE_DIR = HERE / "include"
+# gfx942's number types (fp8, bf16) and their one codec: every build, both engines and the report.
+TYPES_DIR = INCLUDE_DIR / "types"
+# Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
+STANDIN_DIR = INCLUDE_DIR / "standins"
+# The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
+TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 
 # What a stand-in of each listed library brings in, and the library's name in its comment.
 ENTRY_POINTS = {
@@ -119,7 +128,7 @@ def standin_dir(flavour: str, real_dirs: list[Path]) -> Path:
 def isa_real_dirs() -> list[Path]:
     """Where the gfx942 compile (offline report, ISA engine) finds real headers: ours, then
     the system's (Debian's HIP 5.2 in /usr/include)."""
-    return [HERE / "include", HERE / "include" / "standins", Path("/usr/include")]
+    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, Path("/usr/include")]
 
 
 def main(argv: list[str] | None = None) -> int:

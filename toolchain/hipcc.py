@@ -17,17 +17,12 @@ import subprocess
 from pathlib import Path
 
 import toolchain
-from toolchain import headers
+from toolchain import REPO_ROOT, headers
 from toolchain.capture import LoadInlineCall
 from toolchain.flags import device_flags
+from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR
 
 CLANG = "clang++-19"
-REPO_ROOT = Path(toolchain.__file__).resolve().parent.parent
-INCLUDE_DIR = REPO_ROOT / "toolchain" / "include"
-# Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
-STANDIN_DIR = INCLUDE_DIR / "standins"
-# The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
-TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 
 # Debian's rocm-device-libs (5.2.3) ships ocml/ockl bitcode but no gfx942 ISA-version file.
 SYSTEM_DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
@@ -86,8 +81,9 @@ def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | N
         *([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:],
         *([] if call else TORCH_HIP_FLAGS),
         f"--rocm-device-lib-path={device_lib_dir()}",
-        # Searched before the system HIP 5.2 headers: the fp8/bf16 headers they lack, the library
-        # stand-ins, the ROCm-only torch headers; then the installed torch's own headers.
+        # Searched before the system HIP 5.2 headers: HIP 6.3's additions to them, the fp8/bf16
+        # types they lack, the library stand-ins, the ROCm-only torch headers; then the installed
+        # torch's own headers.
         *[arg for folder in header_dirs() for arg in ("-isystem", str(folder))],
         # Our clang 19 is newer than the runner's: it warns where that one does not, which a
         # submission's -Werror would turn into errors.
@@ -106,7 +102,7 @@ def header_dirs() -> list[Path]:
     torch_dirs = [Path(folder) for folder in cpp_extension.include_paths()]
     # Every other header of ROCm 6.3 (toolchain/rocm_headers.txt): a generated stand-in.
     rocm = headers.standin_dir("isa", headers.isa_real_dirs())
-    return [INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
+    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
 
 
 def load_inline_flags(call: LoadInlineCall) -> list[str]:

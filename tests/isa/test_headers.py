@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from eval.isa import compile_to_asm
-from toolchain.hipcc import INCLUDE_DIR
+from toolchain.headers import INCLUDE_DIR, TYPES_DIR
 
 DATA = Path(__file__).parent / "data"
 DECODE_TABLE = Path(__file__).resolve().parents[1] / "data" / "spec" / "fp8" / "fp8_e4m3fnuz_decode.csv"
@@ -20,7 +20,7 @@ DECODE_TABLE = Path(__file__).resolve().parents[1] / "data" / "spec" / "fp8" / "
 def probe(tmp_path_factory):
     exe = tmp_path_factory.mktemp("probe") / "header_probe"
     subprocess.run(["clang++-19", "-std=c++20", "-O1", "-D__HIP_PLATFORM_AMD__", "-isystem", str(INCLUDE_DIR),
-                    str(DATA / "header_probe.cpp"), "-o", str(exe)], check=True)
+                    "-isystem", str(TYPES_DIR), str(DATA / "header_probe.cpp"), "-o", str(exe)], check=True)
     return exe
 
 
