@@ -21,7 +21,7 @@ from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
-from toolchain.headers import STANDIN_DIR
+from toolchain.headers import STANDIN_DIR, TYPES_DIR
 from toolchain.flags import host_flags
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
@@ -163,14 +163,16 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
 
 
 def header_dirs() -> list[Path]:
-    """The emulator's runtime headers, the library stand-ins, and a generated stand-in for every
-    other header of ROCm 6.3 (toolchain/headers.py), searched in this order."""
-    return [INCLUDE_DIR, STANDIN_DIR, headers.standin_dir("source", [INCLUDE_DIR, STANDIN_DIR])]
+    """The emulator's runtime headers, the fp8/bf16 types every build shares, the library
+    stand-ins, and a generated stand-in for every other header of ROCm 6.3 (toolchain/headers.py),
+    searched in this order."""
+    return [INCLUDE_DIR, *headers.source_real_dirs(), headers.standin_dir("source", headers.source_real_dirs())]
 
 
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in [*sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]), MACHINE_HEADER]:
+    ours = [INCLUDE_DIR.rglob("*.h"), TYPES_DIR.rglob("*.h"), STANDIN_DIR.rglob("*.h*")]
+    for header in [*sorted(p for found in ours for p in found), MACHINE_HEADER]:
         h.update(header.read_bytes())
     return h.hexdigest()
 
@@ -187,9 +189,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     flags = base + user_flags
     ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
     pch = prelude_pch(base, user_flags)
-    runtime, standins, rocm = header_dirs()
+    *ours, rocm = header_dirs()
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
-    includes = [str(runtime), str(standins), *(extra_include_paths or []), str(rocm)]
+    includes = [*map(str, ours), *(extra_include_paths or []), str(rocm)]
 
     origin = diagnostics.calling_file()
 

@@ -2,8 +2,9 @@
 
 toolchain/rocm_headers.txt lists every header the runner's ROCm 6.3 has for HIP and the
 libraries submissions include (rocWMMA, hipCUB, rocPRIM, CK, hipBLASLt, hipblas-common). A
-builder searches its own folders first (real headers: Debian's HIP 5.2, ours in
-toolchain/include, the emulator's runtime); `standin_dir` gives the folder to search after them,
+builder searches its own folders first (real headers: Debian's HIP 5.2 and ours in
+toolchain/include for the gfx942 compile, `isa`; the emulator's runtime and ours for the source
+engine, `source`); `standin_dir` gives the folder to search after them,
 holding a generated stand-in for every listed header none of them has. A stand-in brings in its
 library's entry point (ours: a working subset, or a declaration that stops the compile when a
 name from the library is used), so an include always compiles and a use fails naming the symbol.
@@ -131,15 +132,22 @@ def isa_real_dirs() -> list[Path]:
     return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, Path("/usr/include")]
 
 
+def source_real_dirs() -> list[Path]:
+    """Where the source engine's host build finds real headers of ours. It searches its own
+    runtime's headers (emulator/include) before them: those shadow any stand-in of the same name."""
+    return [TYPES_DIR, STANDIN_DIR]
+
+
+FLAVOURS = {"isa": isa_real_dirs, "source": source_real_dirs}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolchain.headers", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="verify the list parses and that generating twice gives the same bytes")
     args = parser.parse_args(argv)
-    from emulator.preprocess import INCLUDE_DIR as EMULATOR_INCLUDE
-
-    flavours = {"isa": isa_real_dirs(), "source": [EMULATOR_INCLUDE, HERE / "include" / "standins"]}
-    for flavour, real in flavours.items():
+    for flavour, real_dirs in FLAVOURS.items():
+        real = real_dirs()
         folder = standin_dir(flavour, real)
         written = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
         expected = standin_texts(real)
