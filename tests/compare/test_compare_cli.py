@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from eval.comparison import groups, main, pivot
+from eval.compare import main
+from eval.comparison import groups, pivot
 from eval.plots import figure
 from eval.report import COLUMNS, frame_from_rows, write_rows
 from tests.compare.rows import DEVICE, SHAPES, row, two_submissions
@@ -119,10 +120,10 @@ def test_untimed_rows_exit_code(tmp_path, capsys):
 def test_script_entry_point(tmp_path):
     """`python eval/compare.py` works from any directory without an install."""
     paths = split_csvs(tmp_path, two_submissions())
-    ok = subprocess.run([sys.executable, str(REPO / "eval" / "comparison.py"), *paths],
+    ok = subprocess.run([sys.executable, str(REPO / "eval" / "compare.py"), *paths],
                         capture_output=True, text=True, cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     assert "geomean" in ok.stdout
-    bad = subprocess.run([sys.executable, str(REPO / "eval" / "comparison.py"), "absent.csv"],
+    bad = subprocess.run([sys.executable, str(REPO / "eval" / "compare.py"), "absent.csv"],
                          capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and "no such file" in bad.stderr
