@@ -22,7 +22,6 @@ import hashlib
 import os
 import subprocess
 import sys
-import sysconfig
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +32,9 @@ from isa_engine.errors import IsaBuildError
 from toolchain import diagnostics, source
 from toolchain.capture import LoadInlineCall
 from toolchain.cpp_text import host_view
-from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_DIR, ToolchainMissing, device_lib_dir,
-                             header_dirs, load_inline_flags)
+from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
+from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
+                             load_inline_flags)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import toolchain
-from toolchain import REPO_ROOT, headers
+from toolchain import headers
 from toolchain.capture import LoadInlineCall
 from toolchain.flags import device_flags
 from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR

@@ -25,9 +25,10 @@ from pathlib import Path
 import machine
 from eval.isa import asm
 from kernels import instances
+from toolchain import REPO_ROOT, diagnostics
+from toolchain.headers import STANDIN_DIR
+from toolchain.hipcc import device_compile_command
 from toolchain.source import SourceError, TranslationUnit, carries_hip, translation_units
-from toolchain import diagnostics
-from toolchain.hipcc import REPO_ROOT, STANDIN_DIR, device_compile_command
 from toolchain.symbols import demangle, short_name
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report",

@@ -7,7 +7,7 @@ import pytest
 
 from eval.isa import CompileError, compile_to_asm, report
 from toolchain.source import translation_units
-from toolchain.hipcc import REPO_ROOT
+from toolchain import REPO_ROOT
 
 DATA = Path(__file__).parent / "data"
 

@@ -14,7 +14,8 @@ import pytest
 from eval.isa import CompileError, SourceError, report
 from toolchain.capture import capture
 from toolchain.source import translation_units
-from toolchain.hipcc import REPO_ROOT, device_compile_command
+from toolchain import REPO_ROOT
+from toolchain.hipcc import device_compile_command
 
 STYLES = Path(__file__).parent / "data" / "styles"
 

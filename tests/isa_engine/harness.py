@@ -44,9 +44,10 @@ def build_library() -> Path:
 def compile_source(source: Path, defines: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
                    flags: tuple[str, ...] = ()) -> Path:
     """A gfx942 code object of `source`, compiled as the runner compiles (toolchain.hipcc)."""
-    from toolchain import hipcc
+    from toolchain import headers, hipcc
 
-    deps = [source, *sorted((REPO / "kernels").rglob("*.hip")), *sorted((REPO / "kernels" / "common").glob("*.h"))]
+    deps = [source, *sorted((REPO / "kernels").rglob("*.hip")), *sorted((REPO / "kernels" / "common").glob("*.h")),
+            *sorted(headers.INCLUDE_DIR.rglob("*.h"))]
     out = CACHE / f"{source.stem}-{_digest(deps, ' '.join(defines + flags))}.co"
     if out.exists():
         return out
