@@ -21,8 +21,8 @@ from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
-from toolchain.headers import STANDIN_DIR, TYPES_DIR
 from toolchain.flags import host_flags
+from toolchain.headers import STANDIN_DIR, TYPES_DIR
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")

@@ -62,8 +62,9 @@ def imports(source: str, module: str, is_package: bool) -> list[tuple[int, str]]
                 found.append((node.lineno, f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}") else base))
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             called = ast.unparse(node.func)
-            if called in ("importlib.import_module", "import_module", "__import__") and isinstance(node.args[0].value, str):
-                found.append((node.lineno, node.args[0].value))
+            literal = node.args[0].value
+            if called in ("importlib.import_module", "import_module", "__import__") and isinstance(literal, str):
+                found.append((node.lineno, literal))
     return found
 
 

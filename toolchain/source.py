@@ -1,11 +1,12 @@
 """The HIP translation units a file would produce on the runner.
 
 A `.hip` file is compiled as it is, or through the text its caller's `instantiate` gives (a
-file of templates: the offline report asks our kernel catalogue, kernels/instances.py). A submission `.py` is imported with load_inline intercepted
-(toolchain.capture): each call's cuda_sources, as the running file computed them, are joined as
-load_inline joins them, after the headers it prepends (none with no_implicit_headers=True), then
-hipified as torch does on a ROCm runner (toolchain.hipify). The call's flags and include paths
-travel with the unit (toolchain.hipcc decides which reach the device compile).
+file of templates: the offline report asks our kernel catalogue, kernels/instances.py). A
+submission `.py` is imported with load_inline intercepted (toolchain.capture): each call's
+cuda_sources, as the running file computed them, are joined as load_inline joins them, after
+the headers it prepends (none with no_implicit_headers=True), then hipified as torch does on a
+ROCm runner (toolchain.hipify). The call's flags and include paths travel with the unit
+(toolchain.hipcc decides which reach the device compile).
 
 Compile errors should name the submission's own lines: every stretch of the text that is a
 string literal of the .py verbatim gets a `#line` pointing at that literal; computed stretches
