@@ -3,7 +3,7 @@
     python -m emulator.bench                       # naive and MFMA test kernels, 11 test cases
     python -m emulator.bench --switch              # also: cost of one fiber switch
     python -m emulator.bench --submission PATH     # any submission file, as the CPU worker runs it:
-        [--cases 0,4] [--json]                     #   on the simulated MI300X host (eval/simulated_host.py),
+        [--cases 0,4] [--json]                     #   on the simulated MI300X host (toolchain/simulated_host.py),
                                                    #   `task`/`utils` importable, load_inline -> emulator
 
 Times are host seconds on this CPU (EMU_THREADS worker threads), never MI300X numbers.
@@ -20,11 +20,10 @@ from pathlib import Path
 import torch.utils.cpp_extension as cpp_extension
 
 import emulator
-from reference import contract, task
+from reference import RUNNER_ENV, contract, task
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "emulator" / "data"
-RUNNER_ENV = ROOT / "eval" / "runner_env"
 KERNELS = ["naive", "mfma"]
 
 SWITCH_SOURCE = r"""
@@ -82,7 +81,7 @@ def bench_test_kernels(switch: bool) -> None:
 
 def bench_submission(path: Path, indices: list[int] | None, as_json: bool) -> int:
     """Run one submission file as the CPU worker would; one line per case. Exit status 1 on a failure."""
-    from eval import simulated_host
+    from toolchain import simulated_host
 
     simulated_host.install()
     sys.path[:0] = [str(RUNNER_ENV), str(path.parent)]

@@ -21,6 +21,8 @@ from torch.utils.cpp_extension import load as torch_load
 
 from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
+from toolchain.flags import host_flags
+from toolchain.headers import STANDIN_DIR, TYPES_DIR
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -29,22 +31,9 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
-# Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt, ...).
-STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
 MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
-# Device-compiler flags that mean nothing on the host, or would break the emulator's own
-# headers (-std below C++20, fast math, -Werror on warnings about code we generate): dropped.
-DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|--save-temps|-save-temps(=.*)?"
-                          r"|--gpu-max-threads-per-block=.*|-fgpu-.*|-fno-gpu-.*|--cuda-.*|-x|hip|c\+\+|-m.*"
-                          r"|-std=.*|-O.*|-ffast-math|-funsafe-math-optimizations|-ffinite-math-only"
-                          r"|-fno-honor-(nans|infinities)|-Werror(=.*)?|-pedantic-errors|-lineinfo|-g.*"
-                          r"|--use_fast_math|-use_fast_math|--expt-.*|-Xptxas.*|-ffp-contract=.*|-fopenmp.*"
-                          r"|-fno-exceptions|-fno-rtti|-fPIC|-shared|-c)$")
-# Flags whose next argument goes with them.
-DROPPED_WITH_ARGUMENT = {"-mllvm", "-Xclang", "-Xarch_device", "-Xoffload-linker", "-x", "--offload-arch",
-                         "-Xcompiler", "-Xptxas", "--gpu-architecture", "-arch"}
 # Libraries of the GPU stack, meaningless for the CPU build.
 DROPPED_LIBRARY = re.compile(r"^(-l(amdhip64|hip\w*|roc\w*|hsa-runtime64|cuda\w*|cublas\w*|c10_hip|torch_hip)"
                              r"|-L\S*(rocm|cuda)\S*|-Wl,-rpath,\S*(rocm|cuda)\S*)$")
@@ -63,20 +52,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
 {defs}
 }}
 """
-
-
-def host_flags(flags) -> list[str]:
-    """The user's compiler flags that still mean something for the emulator's host build."""
-    flags = flags.split() if isinstance(flags, str) else list(flags or [])
-    out, skip = [], False
-    for flag in flags:
-        if skip:
-            skip = False
-        elif flag in DROPPED_WITH_ARGUMENT:
-            skip = True
-        elif not DROPPED_FLAG.match(flag):
-            out.append(flag)
-    return out
 
 
 def host_ldflags(flags) -> list[str]:
@@ -188,14 +163,16 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
 
 
 def header_dirs() -> list[Path]:
-    """The emulator's runtime headers, the library stand-ins, and a generated stand-in for every
-    other header of ROCm 6.3 (toolchain/headers.py), searched in this order."""
-    return [INCLUDE_DIR, STANDIN_DIR, headers.standin_dir("source", [INCLUDE_DIR, STANDIN_DIR])]
+    """The emulator's runtime headers, the fp8/bf16 types every build shares, the library
+    stand-ins, and a generated stand-in for every other header of ROCm 6.3 (toolchain/headers.py),
+    searched in this order."""
+    return [INCLUDE_DIR, *headers.source_real_dirs(), headers.standin_dir("source", headers.source_real_dirs())]
 
 
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in [*sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]), MACHINE_HEADER]:
+    ours = [INCLUDE_DIR.rglob("*.h"), TYPES_DIR.rglob("*.h"), STANDIN_DIR.rglob("*.h*")]
+    for header in [*sorted(p for found in ours for p in found), MACHINE_HEADER]:
         h.update(header.read_bytes())
     return h.hexdigest()
 
@@ -212,9 +189,9 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
     flags = base + user_flags
     ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
     pch = prelude_pch(base, user_flags)
-    runtime, standins, rocm = header_dirs()
+    *ours, rocm = header_dirs()
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
-    includes = [str(runtime), str(standins), *(extra_include_paths or []), str(rocm)]
+    includes = [*map(str, ours), *(extra_include_paths or []), str(rocm)]
 
     origin = diagnostics.calling_file()
 

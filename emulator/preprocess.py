@@ -17,52 +17,9 @@ from pathlib import Path
 
 from emulator.asm_rewrite import rewrite_asm
 from emulator.errors import EmulatorBuildError
+from toolchain.cpp_text import host_view, mask_comments_and_strings
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
-
-
-def mask_comments_and_strings(src: str) -> str:
-    """A copy of src with comments and literal contents blanked (same length, newlines kept)."""
-    out = list(src)
-    i, n = 0, len(src)
-
-    def blank(a: int, b: int) -> None:
-        for j in range(a, b):
-            if out[j] != "\n":
-                out[j] = " "
-
-    while i < n:
-        if src.startswith("//", i):
-            j = src.find("\n", i)
-            j = n if j < 0 else j
-            blank(i, j)
-            i = j
-        elif src.startswith("/*", i):
-            j = src.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            blank(i, j)
-            i = j
-        elif src[i] == '"' and not re.match(r"R$", src[max(0, i - 1):i]):
-            j = i + 1
-            while j < n and src[j] != '"':
-                j += 2 if src[j] == "\\" else 1
-            blank(i + 1, j)
-            i = j + 1
-        elif src[i] == '"':  # raw string R"delim( ... )delim"
-            m = re.match(r'"([^(]*)\(', src[i:])
-            end = src.find(")" + m.group(1) + '"', i) if m else -1
-            j = n if end < 0 else end + len(m.group(1)) + 1
-            blank(i + 1, j)
-            i = j + 1
-        elif src[i] == "'" and not src[i - 1:i].isalnum():
-            j = i + 1
-            while j < n and src[j] != "'":
-                j += 2 if src[j] == "\\" else 1
-            blank(i + 1, j)
-            i = j + 1
-        else:
-            i += 1
-    return "".join(out)
 
 
 def line_of(src: str, pos: int) -> int:
@@ -303,7 +260,7 @@ def preprocess(src: str, filename: str) -> str:
     src = rewrite_shared(src, masked, filename)
     masked = mask_comments_and_strings(src)
     src = rewrite_module_definition(src, masked, filename)
-    src = rewrite_torch_device(src, mask_comments_and_strings(src))
+    src = host_view(src)
     return f'#line 1 "{filename}"\n' + src
 
 
@@ -331,22 +288,3 @@ def rewrite_module_definition(src: str, masked: str, filename: str) -> str:
     if not m:
         return src
     return src[:m.start()] + f"void {module_init_name(filename)}(pybind11::module_& {m.group(1)})" + src[m.end():]
-
-
-# The host code's view of torch: its GPU tensors are the emulator's CPU tensors.
-TORCH_DEVICE = [
-    (re.compile(r"(\.|->)(\s*)is_cuda(\s*\(\s*\))"), r"\1\2is_cpu\3"),
-    (re.compile(r"(\.|->)(\s*)cuda(\s*\(\s*\))"), r"\1\2cpu\3"),
-    (re.compile(r"\bk(CUDA|HIP)\b"), "kCPU"),
-    (re.compile(r"\bDeviceType\s*::\s*(CUDA|HIP)\b"), "DeviceType::CPU"),
-]
-
-
-def rewrite_torch_device(src: str, masked: str) -> str:
-    """x.is_cuda(), x.cuda(), kCUDA, DeviceType::CUDA in host code mean the CPU under the emulator."""
-    edits = []
-    for pattern, replacement in TORCH_DEVICE:
-        edits += [(m.start(), m.end(), m.expand(replacement)) for m in pattern.finditer(masked)]
-    for a, b, text in sorted(edits, reverse=True):
-        src = src[:a] + text + src[b:]
-    return src

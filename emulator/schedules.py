@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 
 from emulator.errors import EmulatorError
+from toolchain.calls import CALL_OBSERVERS, tensors_of
 
 
 def schedule_count() -> int | None:
@@ -34,14 +35,6 @@ def schedule_count() -> int | None:
 def schedule_ids(n: int) -> list[int]:
     """0, 1, then even random seeds (odd ids other than 1 would repeat the reversed order)."""
     return [0, 1] + [2 * i for i in range(1, n - 1)] if n > 1 else [0]
-
-
-def tensors_of(value) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [t for v in value for t in tensors_of(v)]
-    return []
 
 
 def same(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -103,11 +96,6 @@ def checked(fn, name: str, n: int | None, first_calls: set):
             compare_runs(name, reference, tensors_of(fresh_args) + tensors_of(again), schedule, exact=n is not None)
         return result
     return run
-
-
-# Called after every call of an emulated module's function as observer(fn, args, kwargs,
-# result): a CUDA-graph capture (eval/simulated_host.py) records kernel launches this way.
-CALL_OBSERVERS: list = []
 
 
 PC_MARKER = re.compile(r" \[pc (/\S+)\+(0x[0-9a-f]+)\]")

@@ -6,7 +6,7 @@ benchmark`, and, given the published evaluator (--published DIR holding its eval
 you fetch yourself from GPU MODE's reference-kernels, problems/amd/eval.py; the project does
 not ship it), the same cases through that evaluator, with per-case ratios and their
 geometric mean. The published eval.py runs beside the runner modules the harness provides
-(eval/runner_env: task, utils; the project's `reference`), so both use the same reference.
+(reference/runner_env: task, utils; the project's `reference`), so both use the same reference.
 
     python -m eval.fidelity                                  # floor and harness times only
     python -m eval.fidelity --published build/published_eval --out eval/reports/fidelity.csv
@@ -27,8 +27,7 @@ import tempfile
 from pathlib import Path
 
 from eval import floor, report
-from eval.worker import RUNNER_ENV
-from reference import contract
+from reference import RUNNER_ENV, contract
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SUBMISSIONS = [REPO / "examples" / "reference_submission.py",

@@ -2,7 +2,7 @@
 
 A figure has two panels, mean time and mean / speed of light, with one bar per submission
 at every shape and at the geomean. Everything drawn comes from the frame (through
-eval.compare), the schema's units and the contract; nothing is hard-coded here.
+eval.comparison), the schema's units and the contract; nothing is hard-coded here.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pandas as pd
 # A bare Figure, not pyplot: needs no display here, and leaves a notebook's backend alone.
 from matplotlib.figure import Figure
 
-from eval.compare import Group, common_shapes, covers_benchmarks, geomeans, groups, is_timed, pivot
+from eval.comparison import Group, common_shapes, covers_benchmarks, geomeans, groups, is_timed, pivot
 from eval.report import SCHEMA
 from reference.contract import load
 
@@ -41,7 +41,7 @@ def _mark_failures(ax, table: pd.DataFrame) -> None:
 
 
 def figure(group: Group, table: pd.DataFrame):
-    """The chart of one group's pivot table (eval.compare.pivot)."""
+    """The chart of one group's pivot table (eval.comparison.pivot)."""
     shapes, submissions = len(table), table["mean_us"].shape[1]
     width = min(40.0, max(8.0, 4.0 + 0.3 * (shapes + 1) * max(2, submissions)))
     fig = Figure(figsize=(width, 8))

@@ -142,7 +142,7 @@ def write_frame(path: str | Path, frame: pd.DataFrame) -> Path:
 def read_frame(*paths: str | Path) -> pd.DataFrame:
     """The rows of one or more report CSVs as one typed frame, indexed by (file, row).
 
-    `file` tells rows of different files apart (eval/compare.py uses it when one submission
+    `file` tells rows of different files apart (eval/comparison.py uses it when one submission
     was measured in two runs); `row` counts each file's data rows from 0.
     """
     if not paths:

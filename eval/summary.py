@@ -106,7 +106,7 @@ def print_verdicts(rows: list[dict], submissions: list[Path], secret_rows: list[
             print(f"  {path.name}: {what} {score:.1f} us (published top score {top} us)")
     timed = [r for r in rows if r["mean_us"] is not None]
     if len(submissions) > 1 and timed:
-        from eval.compare import side_by_side
+        from eval.comparison import side_by_side
 
         print("\n" + side_by_side([r for r in rows if r["method"]]))
 

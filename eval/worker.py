@@ -28,19 +28,16 @@ from pathlib import Path
 
 import torch
 
-from eval import channel, engines, integrity, report, simulated_host, timing
+from eval import channel, engines, integrity, report, timing
 from eval.device import DeviceInfo, detect, synchronize
 from eval.verdict import WARMUP_SLOT
-from reference import contract
+from reference import RUNNER_ENV, contract
 from reference.check import split_message
 from reference.contract import Case
-from toolchain import diagnostics
+from toolchain import diagnostics, simulated_host
 from reference.task import clone_input, generate_input
 
 INPUT_NAMES = ("a", "b", "a_scale", "b_scale")
-# task, utils (and our reference package as `reference`): the modules the runner puts
-# beside submission.py; first on sys.path, as the runner's copies win over a user's own.
-RUNNER_ENV = Path(__file__).resolve().parent / "runner_env"
 # Frames that are not the submission's: the harness, the engines, the toolchain, torch.
 _NOT_THE_SUBMISSION = tuple(str(Path(__file__).resolve().parents[1] / part)
                             for part in ("eval", "emulator", "isa_engine", "toolchain", "reference"))
@@ -144,6 +141,8 @@ def load_submission(path: str, device: DeviceInfo, engine: str, strict: bool = F
         simulated_host.install()  # after the harness detected its device, before the submission asks
     _install_load_inline(device, engine, strict)
     path = Path(path)
+    # task, utils (and our reference package as `reference`): the modules the runner puts
+    # beside submission.py; first on sys.path, as the runner's copies win over a user's own.
     sys.path[:0] = [str(RUNNER_ENV), str(path.parent)]
     snapshot = integrity.Snapshot()
     spec = importlib.util.spec_from_file_location("submission", path)

@@ -22,22 +22,19 @@ import hashlib
 import os
 import subprocess
 import sys
-import sysconfig
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import toolchain
-from isa_engine import core
-from eval.isa import hipify
-from eval.isa import source
-from eval.isa.capture import LoadInlineCall
-from eval.isa.toolchain import (CLANG, HIPCC_DEFAULT_FLAGS, INCLUDE_DIR, TORCH_HIP_DIR, ToolchainMissing,
-                               device_lib_dir, header_dirs, load_inline_flags)
-from emulator.preprocess import mask_comments_and_strings, rewrite_torch_device
-from isa_engine import bundle
+from isa_engine import bundle, core
 from isa_engine.errors import IsaBuildError
-from toolchain import diagnostics
+from toolchain import diagnostics, source
+from toolchain.capture import LoadInlineCall
+from toolchain.cpp_text import host_view
+from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
+from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
+                             load_inline_flags)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
@@ -183,22 +180,6 @@ def include_flags(extra_include_paths) -> list[str]:
     return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
 
 
-def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
-    """The .hip text of the runner; with `origin`, #line directives name the submission's own
-    lines, in compile errors and in the line tables a fault is reported with."""
-    if origin is not None:
-        return source.hipify_as_runner(origin, call, source._string_literals(origin))
-    prelude = [] if call.no_implicit_headers else list(source.LOAD_INLINE_PRELUDE)
-    return hipify.hipify_cuda_source("\n".join(prelude + call.cuda_sources))
-
-
-def host_view(text: str) -> str:
-    """The source as the simulated host runs it: its tensors are torch's CPU tensors, so
-    x.is_cuda(), kCUDA, DeviceType::CUDA (a tensor made by at::from_blob on a device pointer, a
-    device check) mean the CPU, as under the source engine (emulator.preprocess)."""
-    return rewrite_torch_device(text, mask_comments_and_strings(text))
-
-
 def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
               extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
               with_pytorch_error_handling=True, no_implicit_headers=False, origin: Path | None = None) -> Extension:
@@ -214,11 +195,11 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
                           extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
                           extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
                           no_implicit_headers=no_implicit_headers)
-    hip_text = host_view(hipify_call(call, origin)) if cuda else None
+    hip_text = host_view(source.runner_text(call, origin)) if cuda else None
     includes = include_flags(extra_include_paths)
     cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
                  *extra_cflags]
-    # The runner's hipcc command (eval.isa.toolchain): hipcc adds -O3 when no -O level is given.
+    # The runner's hipcc command (toolchain.hipcc): hipcc adds -O3 when no -O level is given.
     hip_flags = load_inline_flags(call)
     optimised = any(flag.startswith("-O") for flag in hip_flags)
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]

@@ -10,13 +10,13 @@ import ctypes
 import functools
 import importlib.util
 import re
-import subprocess
 import types
 from pathlib import Path
 
-from emulator.schedules import tensors_of
 from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
+from toolchain.calls import tensors_of
+from toolchain.symbols import demangle, short_name
 
 _FAULT_BUFFER = 1 << 16
 LOADED: list[ctypes.CDLL] = []  # every runtime loaded in this process (extensions link their own)
@@ -64,8 +64,6 @@ def readable(message: str) -> str:
     symbols = sorted(set(_MANGLED.findall(message)))
     if not symbols:
         return message
-    from eval.isa import demangle, short_name
-
     for symbol, name in zip(symbols, demangle(symbols)):
         name = short_name(name)
         message = message.replace(symbol, name if len(name) <= 80 else name[:76] + " ...")
@@ -95,12 +93,7 @@ def wrap(lib: ctypes.CDLL, name: str, function):
 
 def _undefined_symbol(error: ImportError) -> str | None:
     match = re.search(r"undefined symbol: (\S+)", str(error))
-    if match is None:
-        return None
-    try:
-        return subprocess.run(["llvm-cxxfilt-19", match.group(1)], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return match.group(1)
+    return demangle([match.group(1)])[0] if match else None
 
 
 def import_extension(path: Path, module_name: str):

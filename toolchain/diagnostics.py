@@ -12,8 +12,10 @@ import re
 import sysconfig
 from pathlib import Path
 
+from toolchain import REPO_ROOT
+from toolchain.headers import INCLUDE_DIR, STANDIN_DIR
+
 MAX_LINE = 200  # characters of one line of a failure message; the full text goes to a log file
-REPO = Path(__file__).resolve().parent.parent
 _DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
                          r"(?P<text>.*)$")
 _CODE = re.compile(r"^\s*\d+\s*\|(?P<code>.*)$")
@@ -22,7 +24,7 @@ _INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name 
 
 def _system_prefixes() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
-    ours = [REPO / "toolchain" / "include", REPO / "emulator" / "include", REPO / "build" / "standins"]
+    ours = [INCLUDE_DIR, REPO_ROOT / "emulator" / "include", REPO_ROOT / "build" / "standins"]
     return ("/usr/", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")}, *map(str, ours))
 
 
@@ -71,7 +73,7 @@ def first_error(output: str) -> str | None:
 def _standin_hint(message: str, code: str, column: int, code_line: str) -> str | None:
     """Names the symbol a stand-in library (toolchain/include/standins) cannot give."""
     match = _INCOMPLETE_STANDIN.search(message)
-    if not match or not (REPO / "toolchain" / "include" / "standins" / match[1]).is_dir():
+    if not match or not (STANDIN_DIR / match[1]).is_dir():
         return None
     bar = code_line.index("|") + 1
     used = re.match(r"[\w:]+", code_line[bar + column:])  # NOTE: clang puts one space after the bar
@@ -94,7 +96,7 @@ def calling_file() -> Path | None:
     import sysconfig
 
     installed = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    skipped = tuple(str(REPO / part) for part in ("eval", "emulator", "isa_engine", "toolchain"))
+    skipped = tuple(str(REPO_ROOT / part) for part in ("eval", "emulator", "isa_engine", "toolchain"))
     skipped += tuple(sorted(installed))
     frame = sys._getframe(1)
     while frame is not None:

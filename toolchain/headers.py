@@ -2,8 +2,9 @@
 
 toolchain/rocm_headers.txt lists every header the runner's ROCm 6.3 has for HIP and the
 libraries submissions include (rocWMMA, hipCUB, rocPRIM, CK, hipBLASLt, hipblas-common). A
-builder searches its own folders first (real headers: Debian's HIP 5.2, ours in
-toolchain/include, the emulator's runtime); `standin_dir` gives the folder to search after them,
+builder searches its own folders first (real headers: Debian's HIP 5.2 and ours in
+toolchain/include for the gfx942 compile, `isa`; the emulator's runtime and ours for the source
+engine, `source`); `standin_dir` gives the folder to search after them,
 holding a generated stand-in for every listed header none of them has. A stand-in brings in its
 library's entry point (ours: a working subset, or a declaration that stops the compile when a
 name from the library is used), so an include always compiles and a use fails naming the symbol.
@@ -23,6 +24,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 LIST = HERE / "rocm_headers.txt"
 GENERATED_ROOT = HERE.parent / "build" / "standins"
+# HIP 6.3's additions to Debian's HIP 5.2 headers (hip_runtime.h's warp functions with a mask,
+# cooperative groups' tile members): the gfx942 compile only, over the system's headers.
+INCLUDE_DIR = HERE / "include"
+# gfx942's number types (fp8, bf16) and their one codec: every build, both engines and the report.
+TYPES_DIR = INCLUDE_DIR / "types"
+# Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
+STANDIN_DIR = INCLUDE_DIR / "standins"
+# The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
+TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 
 # What a stand-in of each listed library brings in, and the library's name in its comment.
 ENTRY_POINTS = {
@@ -119,7 +129,16 @@ def standin_dir(flavour: str, real_dirs: list[Path]) -> Path:
 def isa_real_dirs() -> list[Path]:
     """Where the gfx942 compile (offline report, ISA engine) finds real headers: ours, then
     the system's (Debian's HIP 5.2 in /usr/include)."""
-    return [HERE / "include", HERE / "include" / "standins", Path("/usr/include")]
+    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, Path("/usr/include")]
+
+
+def source_real_dirs() -> list[Path]:
+    """Where the source engine's host build finds real headers of ours. It searches its own
+    runtime's headers (emulator/include) before them: those shadow any stand-in of the same name."""
+    return [TYPES_DIR, STANDIN_DIR]
+
+
+FLAVOURS = {"isa": isa_real_dirs, "source": source_real_dirs}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,10 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="verify the list parses and that generating twice gives the same bytes")
     args = parser.parse_args(argv)
-    from emulator.preprocess import INCLUDE_DIR as EMULATOR_INCLUDE
-
-    flavours = {"isa": isa_real_dirs(), "source": [EMULATOR_INCLUDE, HERE / "include" / "standins"]}
-    for flavour, real in flavours.items():
+    for flavour, real_dirs in FLAVOURS.items():
+        real = real_dirs()
         folder = standin_dir(flavour, real)
         written = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
         expected = standin_texts(real)

@@ -6,11 +6,12 @@
 
 `report` compiles a `.hip` file (with the leaderboard's flags) or a submission `.py` for gfx942
 and returns one KernelReport per `__global__` kernel. A submission is imported with load_inline
-intercepted (eval.isa.capture); each call's cuda_sources are hipified as torch's load_inline does
-on the ROCm runner (eval.isa.hipify) and compiled with the flags that call makes. A compile
+intercepted (toolchain.capture); each call's cuda_sources are hipified as torch's load_inline does
+on the ROCm runner (toolchain.hipify) and compiled with the flags that call makes. A compile
 failure raises CompileError whose message names the user's file and lines. Headers of libraries
 this machine cannot have compile from our stand-ins (toolchain/include/standins); each report
-names the stand-ins its kernels were compiled with.
+names the stand-ins its kernels were compiled with. Our own kernel files declare templates only:
+the kernel catalogue says which instances to compile (kernels/instances.py).
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from pathlib import Path
 
 import machine
 from eval.isa import asm
-from eval.isa.source import SourceError, TranslationUnit, carries_hip, translation_units
-from eval.isa.toolchain import REPO_ROOT, STANDIN_DIR, demangle, device_compile_command
-from toolchain import diagnostics
+from kernels import instances
+from toolchain import REPO_ROOT, diagnostics
+from toolchain.headers import STANDIN_DIR
+from toolchain.hipcc import device_compile_command
+from toolchain.source import SourceError, TranslationUnit, carries_hip, translation_units
+from toolchain.symbols import demangle, short_name
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report",
            "short_name"]
@@ -86,7 +90,7 @@ def default_files(with_examples: bool = False) -> list[Path]:
 
 def compile_to_asm(path: Path, keep_dir: Path | None = None) -> str:
     """The assembly of every translation unit the file makes, concatenated."""
-    return "\n".join(_compile(unit, keep_dir)[0] for unit in translation_units(path))
+    return "\n".join(_compile(unit, keep_dir)[0] for unit in translation_units(path, instances.translation_unit))
 
 
 def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[str]]:
@@ -131,7 +135,7 @@ def _standins(depfile: Path) -> list[str]:
 
 def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]:
     kernels = []
-    for unit in translation_units(Path(path)):
+    for unit in translation_units(Path(path), instances.translation_unit):
         text, standins = _compile(unit, keep_dir)
         parsed = asm.parse(text)
         names = demangle([kernel.symbol for kernel in parsed])
@@ -166,14 +170,3 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
         hipified_by=unit.hipified_by,
         standins=", ".join(standins),
     )
-
-
-def short_name(demangled: str) -> str:
-    """`void f<Cfg<1, 2> >(int*, ...)` -> `f<Cfg<1, 2> >`."""
-    name = demangled.removeprefix("void ")
-    depth = 0
-    for index, char in enumerate(name):
-        depth += {"<": 1, ">": -1}.get(char, 0)
-        if char == "(" and depth == 0:
-            return name[:index]
-    return name

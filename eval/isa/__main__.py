@@ -17,7 +17,8 @@ from pathlib import Path
 
 from eval.isa import CompileError, SourceError, default_files, report
 from eval.isa.table import format_table, write_csv
-from eval.isa.toolchain import REPO_ROOT, ToolchainMissing
+from toolchain import REPO_ROOT
+from toolchain.hipcc import ToolchainMissing
 
 DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
 

@@ -9,7 +9,7 @@ generated at run time from the user's own clone of its repository.
 The repository (Snektron/gpumode-amd-fp8-mm, eval/predict/data/README.md) builds solution.hip
 with load_inline from fp8_gemm.py, and its run() picks one `run_kernel<block_size, block_tile,
 mfma_tile, pipeline_depth, fused_transpose, streamk>` per shape. We import fp8_gemm.py with
-load_inline intercepted (eval.isa.capture) for the exact build call, cut solution.hip where run()
+load_inline intercepted (toolchain.capture) for the exact build call, cut solution.hip where run()
 begins, and append a run() of our own that takes a configuration index and launches that
 configuration's instantiation (split-K off, as in the sweep). Nothing of that source is kept in
 this project: it is read from the clone each time.
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.isa.capture import LoadInlineCall, SourceError, capture
+from toolchain.capture import LoadInlineCall, SourceError, capture
 
 WRAPPER = "fp8_gemm.py"  # the repository's submission file: its load_inline call is the build
 _RUN = re.compile(r"^void\s+run\s*\(", re.M)

@@ -16,11 +16,13 @@ def sources() -> list[Path]:
 
 
 MACHINE_DIR = CORE_DIR.parent.parent / "machine"
+NUMERIC_DIR = CORE_DIR.parent.parent / "toolchain" / "include" / "types"  # gfx942_numeric.h
 
 
 def include_dirs() -> list[Path]:
-    """The core's headers and the machine description's (mi300x.h, occupancy.h)."""
-    return [CORE_DIR, MACHINE_DIR]
+    """The core's headers, the machine description's (mi300x.h, occupancy.h) and the number
+    formats' codec every build shares (gfx942_numeric.h)."""
+    return [CORE_DIR, MACHINE_DIR, NUMERIC_DIR]
 
 
 def headers() -> list[Path]:

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gfx942_numeric.h"
+
 namespace isa::detail {
 
 inline float as_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -13,24 +15,19 @@ inline uint32_t as_u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 inline double as_d(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 inline uint64_t as_u64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
-struct Fp8Spec { int mant, bias; };
-constexpr Fp8Spec kFp8{3, 8}, kBf8{2, 16};
-
-inline float fp8_value(Fp8Spec f, unsigned code) {
-  if (code == 0x80) return std::nanf("");
-  int exp = (code & 0x7f) >> f.mant, mant = code & ((1 << f.mant) - 1);
-  float mag = exp == 0 ? std::ldexp(float(mant), 1 - f.bias - f.mant)
-                       : std::ldexp(float(mant | (1 << f.mant)), exp - f.bias - f.mant);
-  return (code & 0x80) ? -mag : mag;
-}
+// The conversions are the one codec every build shares (toolchain/include/types, on the core's
+// include path); the engine decodes through tables of it.
+using Fp8Spec = gfx942::Fp8Format;
+using gfx942::kBf8;
+using gfx942::kFp8;
 
 struct Fp8Tables {
   float fp8[256], bf8[256];
   double fp8d[256], bf8d[256];
   Fp8Tables() {
     for (unsigned c = 0; c < 256; ++c) {
-      fp8[c] = fp8_value(kFp8, c);
-      bf8[c] = fp8_value(kBf8, c);
+      fp8[c] = gfx942::fp8_to_float(kFp8, (unsigned char)c);
+      bf8[c] = gfx942::fp8_to_float(kBf8, (unsigned char)c);
       fp8d[c] = fp8[c];
       bf8d[c] = bf8[c];
     }
@@ -41,30 +38,10 @@ inline const Fp8Tables& fp8_tables() {
   return t;
 }
 
-// v_cvt_pk_{fp8,bf8}_f32 on one value: round to nearest even at the target precision (keeping
-// subnormals), overflow judged after rounding: NaN code (0x80) unless `saturate` (MODE.FP16_OVFL).
-inline uint8_t f32_to_fp8(Fp8Spec f, float x, bool saturate) {
-  if (std::isnan(x)) return 0x80;
-  const uint8_t sign = std::signbit(x) ? 0x80 : 0;
-  const uint8_t max_code = 0x7f;
-  const double max_value = fp8_value(f, max_code);
-  if (std::isinf(x)) return saturate ? uint8_t(sign | max_code) : 0x80;
-  double a = std::fabs(double(x));
-  if (a == 0) return 0;
-  int e = std::ilogb(a);
-  const int emin = 1 - f.bias;
-  const int q = (e < emin ? emin : e) - f.mant;     // exponent of one unit in the last place
-  double units = std::nearbyint(std::ldexp(a, -q));  // RNE (default environment)
-  if (units == 0) return 0;                          // rounds to zero: +0 (no -0 in FNUZ)
-  double v = std::ldexp(units, q);
-  if (v > max_value) return saturate ? uint8_t(sign | max_code) : 0x80;
-  e = std::ilogb(v);
-  if (e < emin) return uint8_t(sign | unsigned(units));  // subnormal: exponent field 0
-  unsigned mant = unsigned(std::ldexp(v, f.mant - e)) - (1u << f.mant);
-  return uint8_t(sign | ((e + f.bias) << f.mant) | mant);
-}
+// v_cvt_pk_{fp8,bf8}_f32 on one value: NaN code (0x80) on overflow unless `saturate` (MODE.FP16_OVFL).
+inline uint8_t f32_to_fp8(Fp8Spec f, float x, bool saturate) { return gfx942::float_to_fp8(f, x, saturate); }
 
-inline float bf16_to_f32(uint16_t b) { return as_f(uint32_t(b) << 16); }
+inline float bf16_to_f32(uint16_t b) { return gfx942::bf16_to_float(b); }
 
 inline float f16_to_f32(uint16_t h) {
   _Float16 v;

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from eval.compare import (Group, common_shapes, covers_benchmarks, geomeans, groups, labels, pivot,
-                          side_by_side)
+from eval.comparison import (Group, common_shapes, covers_benchmarks, geomeans, groups, labels, pivot,
+                             side_by_side)
 from eval.report import frame_from_rows
 from reference.contract import cases, load
 from tests.compare.rows import DEVICE, SHAPES, row, two_submissions

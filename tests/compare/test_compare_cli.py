@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from eval.compare import groups, main, pivot
+from eval.compare import main
+from eval.comparison import groups, pivot
 from eval.plots import figure
 from eval.report import COLUMNS, frame_from_rows, write_rows
 from tests.compare.rows import DEVICE, SHAPES, row, two_submissions

@@ -4,8 +4,9 @@ import pytest
 import torch
 
 from emulator import EmulatorBuildError, EmulatorError
-from emulator.build import host_flags, host_ldflags, translation_unit
+from emulator.build import host_ldflags, translation_unit
 from emulator.preprocess import preprocess
+from toolchain.flags import host_flags
 
 
 # ---- source rewrites (no build) ------------------------------------------------------------

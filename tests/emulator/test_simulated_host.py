@@ -1,4 +1,4 @@
-"""eval/simulated_host: a fresh worker-like process looks like a one-GPU MI300X host after install()."""
+"""toolchain/simulated_host: a fresh worker-like process looks like a one-GPU MI300X host after install()."""
 import json
 import subprocess
 import sys
@@ -18,7 +18,8 @@ def run_fresh(code: str) -> dict:
 def test_device_queries_streams_events_and_cuda_tensors():
     out = run_fresh("""
         import json, torch
-        from eval import device, simulated_host
+        from eval import device
+        from toolchain import simulated_host
         before = device.detect("auto")
         simulated_host.install()
         simulated_host.install()  # idempotent
@@ -53,7 +54,8 @@ def test_device_queries_streams_events_and_cuda_tensors():
 def test_detection_before_install_is_not_fooled_and_install_reverts():
     out = run_fresh("""
         import json, torch
-        from eval import device, simulated_host
+        from eval import device
+        from toolchain import simulated_host
         info = device.detect("auto")
         simulated_host.install()
         after_install = torch.cuda.is_available()
@@ -67,7 +69,7 @@ def test_detection_before_install_is_not_fooled_and_install_reverts():
 def test_cuda_graph_replay_reruns_torch_ops_and_emulated_kernels():
     out = run_fresh("""
         import json, torch
-        from eval import simulated_host
+        from toolchain import simulated_host
         from tests.emulator.conftest import REAL_WORLD_FUNCTIONS, build
         simulated_host.install()
         module = build("real_world", REAL_WORLD_FUNCTIONS)

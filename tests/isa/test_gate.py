@@ -7,7 +7,7 @@ import pytest
 
 import machine
 from eval.isa import default_files, report
-from eval.isa.toolchain import REPO_ROOT
+from toolchain import REPO_ROOT
 
 FILES = default_files(with_examples=True)
 

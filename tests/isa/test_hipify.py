@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, compile_to_asm, report
-from eval.isa.source import translation_units
-from eval.isa.toolchain import REPO_ROOT
+from toolchain.source import translation_units
+from toolchain import REPO_ROOT
 
 DATA = Path(__file__).parent / "data"
 

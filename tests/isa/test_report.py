@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, report
-from eval.isa.source import translation_units
+from toolchain.source import translation_units
 
 DATA = Path(__file__).parent / "data"
 

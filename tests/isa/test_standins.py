@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, report
-from eval.isa.toolchain import INCLUDE_DIR, STANDIN_DIR
+from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TYPES_DIR
 
 DATA = Path(__file__).parent / "data"
 MFMA_SPEC = Path(__file__).resolve().parents[1] / "data" / "spec" / "mfma"
@@ -43,7 +43,8 @@ def layouts(tmp_path_factory) -> dict:
     """(use, M, K, type) -> {(lane, element): (row, col)} as the stand-in computes it."""
     exe = tmp_path_factory.mktemp("wmma") / "probe"
     subprocess.run(["clang++-19", "-std=c++20", "-O1", "-D__HIP_PLATFORM_AMD__", "-isystem", str(INCLUDE_DIR),
-                    "-isystem", str(STANDIN_DIR), str(DATA / "rocwmma_layout_probe.cpp"), "-o", str(exe)], check=True)
+                    "-isystem", str(TYPES_DIR), "-isystem", str(STANDIN_DIR), str(DATA / "rocwmma_layout_probe.cpp"),
+                    "-o", str(exe)], check=True)
     found: dict = defaultdict(dict)
     for line in subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines():
         use, m, k, kind, lane, element, row, col = line.split()

@@ -1,7 +1,7 @@
 """Submissions packaged the ways real leaderboard entries are compile in the offline report.
 
 One submission per style in tests/isa/data/styles/: the report imports each with load_inline
-intercepted (eval.isa.capture), so computed sources, every load_inline option, GPU queries at
+intercepted (toolchain.capture), so computed sources, every load_inline option, GPU queries at
 import time, LLVM intrinsics declared by __asm label, inline assembly, library headers this
 machine cannot have and torch's real host API all reach clang as they would reach hipcc."""
 
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from eval.isa import CompileError, SourceError, report
-from eval.isa.capture import capture
-from eval.isa.source import translation_units
-from eval.isa.toolchain import REPO_ROOT, device_compile_command
+from toolchain.capture import capture
+from toolchain.source import translation_units
+from toolchain import REPO_ROOT
+from toolchain.hipcc import device_compile_command
 
 STYLES = Path(__file__).parent / "data" / "styles"
 
@@ -112,9 +113,9 @@ def test_error_in_computed_source_names_its_line_there():
 
 
 def test_without_the_simulated_host_gpu_queries_still_answer():
-    # The fallback when eval/simulated_host.py is absent or broken: the queries of
+    # The fallback when the simulated host cannot install: the queries of
     # gpu_query_submission.py run, answering inert values.
-    probe = ("from eval.isa.capture import inert_cuda; inert_cuda(); import torch; "
+    probe = ("from toolchain.capture import inert_cuda; inert_cuda(); import torch; "
              "assert torch.cuda.is_available(); "
              "print(torch.cuda.get_device_properties(0).multi_processor_count, torch.cuda.get_device_name())")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO_ROOT)

@@ -43,15 +43,16 @@ def build_library() -> Path:
 
 def compile_source(source: Path, defines: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
                    flags: tuple[str, ...] = ()) -> Path:
-    """A gfx942 code object of `source`, compiled as the runner compiles (eval.isa.toolchain)."""
-    from eval.isa import toolchain
+    """A gfx942 code object of `source`, compiled as the runner compiles (toolchain.hipcc)."""
+    from toolchain import headers, hipcc
 
-    deps = [source, *sorted((REPO / "kernels").rglob("*.hip")), *sorted((REPO / "kernels" / "common").glob("*.h"))]
+    deps = [source, *sorted((REPO / "kernels").rglob("*.hip")), *sorted((REPO / "kernels" / "common").glob("*.h")),
+            *sorted(headers.INCLUDE_DIR.rglob("*.h"))]
     out = CACHE / f"{source.stem}-{_digest(deps, ' '.join(defines + flags))}.co"
     if out.exists():
         return out
     CACHE.mkdir(parents=True, exist_ok=True)
-    cmd = toolchain.device_compile_command(source, out.with_suffix(".s"))
+    cmd = hipcc.device_compile_command(source, out.with_suffix(".s"))
     cmd = ["-c" if word == "-S" else word for word in cmd]
     cmd[cmd.index("-o") + 1] = str(out.with_suffix(".tmp"))
     cmd[1:1] = ["--no-gpu-bundle-output", *flags, *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]

@@ -2,7 +2,7 @@
 
 Each file here is an independent amd-fp8-mm submission packaged the way competitors package
 theirs; CORPUS names the style each one stands for. They run as the CPU worker runs them: in
-a fresh process on the simulated MI300X host (eval/simulated_host.py), with the runner's
+a fresh process on the simulated MI300X host (toolchain/simulated_host.py), with the runner's
 `task` module importable and load_inline routed to the emulator (`python -m emulator.bench
 --submission`), and through the harness CLI.
 """

@@ -1,5 +1,5 @@
 // The HIP runtime's device queries, events and streams, answering as one MI300X (gfx942) —
-// the facts eval/simulated_host.py gives torch.cuda. Events stamp the host clock; streams are
+// the facts toolchain/simulated_host.py gives torch.cuda. Events stamp the host clock; streams are
 // the one synchronous stream.
 #pragma once
 #include <chrono>

@@ -9,5 +9,7 @@ typedef __half half;
 typedef __half2 half2;
 inline __half __float2half(float x) { return __half(x); }
 inline float __half2float(__half x) { return float(x); }
+inline float __low2float(__half2 x) { return float(x.x); }
+inline float __high2float(__half2 x) { return float(x.y); }
 inline __half __hadd(__half a, __half b) { return a + b; }
 inline __half __hmul(__half a, __half b) { return a * b; }

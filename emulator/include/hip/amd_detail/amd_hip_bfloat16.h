@@ -1,3 +1,3 @@
 // See <hip/hip_bfloat16.h>.
 #pragma once
-#include "hip/hip_bf16.h"
+#include "hip/hip_bfloat16.h"

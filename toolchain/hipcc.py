@@ -12,23 +12,17 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import toolchain
 from toolchain import headers
-from eval.isa.capture import LoadInlineCall
+from toolchain.capture import LoadInlineCall
+from toolchain.flags import device_flags
+from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR
 
 CLANG = "clang++-19"
-CXXFILT = "llvm-cxxfilt-19"
-REPO_ROOT = Path(toolchain.__file__).resolve().parent.parent
-INCLUDE_DIR = REPO_ROOT / "toolchain" / "include"
-# Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
-STANDIN_DIR = INCLUDE_DIR / "standins"
-# The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
-TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 
 # Debian's rocm-device-libs (5.2.3) ships ocml/ockl bitcode but no gfx942 ISA-version file.
 SYSTEM_DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
@@ -45,9 +39,6 @@ TORCH_HIP_FLAGS = (
 )
 # The -std torch's cpp_extension puts before a ROCm build's arch flags (torch >= 2.10).
 TORCH_STD = "-std=c++20"
-# Host-only (x86 tuning), or writing files of their own: never reach the device compile here.
-_DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|-march=.*|-mtune=.*|-mcpu=.*|"
-                           r"--?save-temps(=.*)?|-fopenmp.*|-pthread)$")
 
 
 class ToolchainMissing(RuntimeError):
@@ -90,8 +81,9 @@ def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | N
         *([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:],
         *([] if call else TORCH_HIP_FLAGS),
         f"--rocm-device-lib-path={device_lib_dir()}",
-        # Searched before the system HIP 5.2 headers: the fp8/bf16 headers they lack, the library
-        # stand-ins, the ROCm-only torch headers; then the installed torch's own headers.
+        # Searched before the system HIP 5.2 headers: HIP 6.3's additions to them, the fp8/bf16
+        # types they lack, the library stand-ins, the ROCm-only torch headers; then the installed
+        # torch's own headers.
         *[arg for folder in header_dirs() for arg in ("-isystem", str(folder))],
         # Our clang 19 is newer than the runner's: it warns where that one does not, which a
         # submission's -Werror would turn into errors.
@@ -110,7 +102,7 @@ def header_dirs() -> list[Path]:
     torch_dirs = [Path(folder) for folder in cpp_extension.include_paths()]
     # Every other header of ROCm 6.3 (toolchain/rocm_headers.txt): a generated stand-in.
     rocm = headers.standin_dir("isa", headers.isa_real_dirs())
-    return [INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
+    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
 
 
 def load_inline_flags(call: LoadInlineCall) -> list[str]:
@@ -121,23 +113,7 @@ def load_inline_flags(call: LoadInlineCall) -> list[str]:
     write files of their own are dropped."""
     defines = ["-DWITH_HIP", f"-DTORCH_EXTENSION_NAME={call.name}", "-DTORCH_API_INCLUDE_EXTENSION_H"]
     includes = [f"-I{folder}" for folder in call.extra_include_paths]
-    flags = [*defines, *includes, *_device_safe(call.extra_cflags), *TORCH_HIP_FLAGS[1:-1], TORCH_STD]
+    flags = [*defines, *includes, *device_flags(call.extra_cflags), *TORCH_HIP_FLAGS[1:-1], TORCH_STD]
     rdc = any("gpu-rdc" in flag for flag in call.extra_cflags + call.extra_cuda_cflags)
     flags += ["--offload-arch=" + toolchain.ROCM_ARCH] + ([] if rdc else ["-fno-gpu-rdc"])
-    return flags + _device_safe(call.extra_cuda_cflags)
-
-
-def _device_safe(flags: list[str]) -> list[str]:
-    kept: list[str] = []
-    for flag in flags:
-        for word in flag.split():  # load_inline passes each string to the shell as it is
-            if not _DROPPED_FLAG.match(word):
-                kept.append(word)
-    return kept
-
-
-def demangle(symbols: list[str]) -> list[str]:
-    if not symbols or shutil.which(CXXFILT) is None:
-        return list(symbols)
-    out = subprocess.run([CXXFILT], input="\n".join(symbols), capture_output=True, text=True, check=True)
-    return out.stdout.splitlines()
+    return flags + device_flags(call.extra_cuda_cflags)

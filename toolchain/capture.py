@@ -1,22 +1,21 @@
 """What a submission passes to load_inline, found by importing it with load_inline intercepted.
 
-    python -m eval.isa.capture SUBMISSION.py OUT.json
+    python -m toolchain.capture SUBMISSION.py OUT.json
 
 Real submissions compute their sources: zlib/bz2/base64 blobs, `.replace()` on templates,
 files read from beside submission.py, or files handed to cpp_extension.load. Only running the
 file gives the text, so we run it as the runner imports it: in its own process, its folder the
-working directory, the runner's `task` and `utils` modules (eval/runner_env) and our `reference`
+working directory, the runner's `task` and `utils` modules (reference/runner_env) and our `reference`
 importable. Every load_inline (and load) call is recorded with all its arguments and answered
 with a stub module whose attributes are inert, so the import completes without a compiler or a
-GPU. A GPU query at import time answers as an MI300X host would (eval/simulated_host.py when
-present), else harmlessly.
+GPU. A GPU query at import time answers as an MI300X host would (toolchain/simulated_host.py),
+else harmlessly.
 
 `capture(path)` runs that process and returns the recorded calls; SourceError says why not.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import importlib.util
 import json
@@ -28,10 +27,10 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-RUNNER_ENV = REPO_ROOT / "eval" / "runner_env"
-IMPORT_TIMEOUT_S = 300
+from reference import RUNNER_ENV
+from toolchain import REPO_ROOT
 
+IMPORT_TIMEOUT_S = 300
 
 
 class SourceError(ValueError):
@@ -51,10 +50,10 @@ class LoadInlineCall:
     with_cuda: bool | None = None
 
 
-# NOTE: not `python -m eval.isa.capture`: -m puts the working directory (the submission's
+# NOTE: not `python -m toolchain.capture`: -m puts the working directory (the submission's
 # folder) first on sys.path, where a file of its own named eval.py (the #3 finisher's
 # repository has one) hides this package.
-_CHILD = (f"import sys; sys.path[0] = {str(REPO_ROOT)!r}; from eval.isa.capture import _child; "
+_CHILD = (f"import sys; sys.path[0] = {str(REPO_ROOT)!r}; from toolchain.capture import _child; "
           "from pathlib import Path; sys.exit(_child(Path(sys.argv[1]), Path(sys.argv[2])))")
 
 
@@ -161,19 +160,20 @@ class _Inert:
 
 
 def _pretend_gpu_host() -> None:
-    """GPU queries at import time must not stop the import: the simulated MI300X host of the
-    emulator when it is there and installs, else inert answers."""
+    """GPU queries at import time must not stop the import: the simulated MI300X host the
+    engines run submissions on, else (when it cannot install) inert answers."""
     import torch
+
+    from toolchain import simulated_host
 
     if torch.cuda.is_available():
         return
-    if (REPO_ROOT / "eval" / "simulated_host.py").exists():
-        try:
-            importlib.import_module("eval.simulated_host").install()
-            return
-        except Exception as error:  # a broken simulated host must not cost the report
-            print(f"eval.isa.capture: simulated MI300X host unavailable ({error}); GPU queries answer inertly",
-                  file=sys.stderr)
+    try:
+        simulated_host.install()
+        return
+    except Exception as error:  # a broken simulated host must not cost the report
+        print(f"toolchain.capture: simulated MI300X host unavailable ({error}); GPU queries answer inertly",
+              file=sys.stderr)
     inert_cuda()
 
 

@@ -1,8 +1,9 @@
-"""Make this process look like a one-GPU MI300X host to a submission run on the CPU emulator.
+"""Make this process look like a one-GPU MI300X host to a submission run on the CPU.
 
 Real submissions ask torch.cuda about the device, put workspaces on "cuda", use streams,
-events and CUDA graphs. `install()` (called by the worker once the harness has detected that
-there is no GPU, before the submission is imported) answers all of that:
+events and CUDA graphs. `install()` answers all of that; the harness's worker calls it once it
+has detected that there is no GPU, before the submission is imported (either engine), and so do
+the offline report's capture (toolchain/capture.py) and the emulator's bench:
 
   device queries  is_available() True, device_count() 1, get_device_name(), get_device_properties(0)
                   with MI300X facts from machine/mi300x.yaml (304 CUs, gfx942:sramecc+:xnack-, 192 GiB)
@@ -10,7 +11,8 @@ there is no GPU, before the submission is imported) answers all of that:
                   .to("cuda"), torch.Generator(device="cuda") all give CPU tensors; .is_cuda is True
   streams, events current_stream(), Stream, stream(...), synchronize() are no-ops (everything runs
                   synchronously); Event.elapsed_time() measures the host clock
-  CUDA graphs     capture records every torch call and every emulated kernel call (and runs them);
+  CUDA graphs     capture records every torch call and every emulated kernel call (toolchain.calls)
+                  (and runs them);
                   replay() runs them again, writing into the tensors the capture produced
 
 The facts are the published MI300X ones, not measured here. The facade lives in this process
@@ -26,6 +28,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 import machine
+from toolchain.calls import CALL_OBSERVERS
 
 MI300X = {
     "name": machine.description()["name"],
@@ -318,8 +321,6 @@ def install() -> None:
     """Make torch.cuda answer as a one-GPU MI300X host (see the module docstring). Idempotent."""
     if _state.get("installed"):
         return
-    from emulator.schedules import CALL_OBSERVERS
-
     _state.update(capturing=[], saved={}, installed=True)
     for name, value in _cuda_functions().items():
         _state["saved"][name] = getattr(torch.cuda, name, None)
@@ -337,8 +338,6 @@ def uninstall() -> None:
     """Undo install() (for tests that share a process)."""
     if not _state.get("installed"):
         return
-    from emulator.schedules import CALL_OBSERVERS
-
     _state["mode"].__exit__(None, None, None)
     CALL_OBSERVERS.remove(_record)
     torch.Generator = _state["saved_generator"]

@@ -1,10 +1,12 @@
 """The HIP translation units a file would produce on the runner.
 
-A `.hip` file is compiled as it is. A submission `.py` is imported with load_inline intercepted
-(eval.isa.capture): each call's cuda_sources, as the running file computed them, are joined as
-load_inline joins them, after the headers it prepends (none with no_implicit_headers=True), then
-hipified as torch does on a ROCm runner (eval.isa.hipify). The call's flags and include paths
-travel with the unit (eval.isa.toolchain decides which reach the device compile).
+A `.hip` file is compiled as it is, or through the text its caller's `instantiate` gives (a
+file of templates: the offline report asks our kernel catalogue, kernels/instances.py). A
+submission `.py` is imported with load_inline intercepted (toolchain.capture): each call's
+cuda_sources, as the running file computed them, are joined as load_inline joins them, after
+the headers it prepends (none with no_implicit_headers=True), then hipified as torch does on a
+ROCm runner (toolchain.hipify). The call's flags and include paths travel with the unit
+(toolchain.hipcc decides which reach the device compile).
 
 Compile errors should name the submission's own lines: every stretch of the text that is a
 string literal of the .py verbatim gets a `#line` pointing at that literal; computed stretches
@@ -18,11 +20,13 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-from eval.isa import hipify
-from eval.isa.capture import LoadInlineCall, SourceError, capture
+from toolchain import hipify
+from toolchain.capture import LoadInlineCall, SourceError, capture
 
-__all__ = ["LoadInlineCall", "Piece", "SourceError", "TranslationUnit", "carries_hip", "translation_units"]
+__all__ = ["LoadInlineCall", "Piece", "SourceError", "TranslationUnit", "carries_hip", "runner_text",
+           "translation_units"]
 
 # What load_inline puts before cuda_sources; hipify turns the last two into <hip/hip_runtime.h>.
 LOAD_INLINE_PRELUDE = ("#include <torch/types.h>", "#include <cuda.h>", "#include <cuda_runtime.h>")
@@ -44,14 +48,17 @@ class Piece:
 class TranslationUnit:
     origin: Path          # the user's file
     text: str | None      # wrapper text to compile, None for a .hip compiled in place
-    hipified_by: str = ""  # the hipify pass the text went through ("" if none), eval.isa.hipify.version()
+    hipified_by: str = ""  # the hipify pass the text went through ("" if none), toolchain.hipify.version()
     call: LoadInlineCall | None = None  # the load_inline call it came from, None for a .hip
     label: str = ""       # names the unit in file names when a submission makes several calls
 
 
-def translation_units(path: Path) -> list[TranslationUnit]:
+def translation_units(path: Path, instantiate: Callable[[Path], str | None] | None = None) -> list[TranslationUnit]:
+    """The units of a submission `.py`, or of a `.hip` file: compiled as it is, or as the text
+    `instantiate(path)` gives when it gives one (a file of templates, #included by that text
+    with the instances to compile)."""
     if path.suffix != ".py":
-        return [TranslationUnit(path, _instantiate_variant(path))]
+        return [TranslationUnit(path, instantiate(path) if instantiate else None)]
     calls = [call for call in capture(path) if call.cuda_sources]
     if not calls:
         raise SourceError(f"{path}: its load_inline calls pass no cuda_sources, so nothing is compiled for the GPU")
@@ -64,6 +71,16 @@ def translation_units(path: Path) -> list[TranslationUnit]:
 def carries_hip(path: Path) -> bool:
     """Cheap test for the default file list: does the .py call load_inline at all."""
     return "load_inline" in path.read_text()
+
+
+def runner_text(call: LoadInlineCall, origin: Path | None) -> str:
+    """The .hip text of the runner for a call made by the file `origin` (None: not known);
+    with it, #line directives name the file's own lines, in compile errors and in the line
+    tables a fault is reported with."""
+    if origin is not None:
+        return hipify_as_runner(origin, call, _string_literals(origin))
+    prelude = [] if call.no_implicit_headers else list(LOAD_INLINE_PRELUDE)
+    return hipify.hipify_cuda_source("\n".join(prelude + call.cuda_sources))
 
 
 def hipify_as_runner(origin: Path, call: LoadInlineCall, literals: list[Piece]) -> str:
@@ -122,23 +139,3 @@ def _string_literals(path: Path) -> list[Piece]:
     return [Piece(node.value, node.lineno) for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) >= _MIN_LITERAL
             and node.end_lineno is not None]
-
-
-def _instantiate_variant(path: Path) -> str | None:
-    """A kernels/fp8_mm_<variant>.hip only declares templates; instantiate the configs the
-    packer compiles (kernels.config.instances) through each launcher, as the dispatch table
-    does; kernels/sweep/fp8_mm_sweep.hip gets every configuration of the sweep
-    (kernels.sweep.CONFIGS). The file is #included, so errors keep its own name and lines."""
-    from kernels import config, sweep  # the kernel registries; imported only for kernel files
-
-    variant = path.stem.removeprefix("fp8_mm_")
-    if path.resolve() == sweep.SOURCE:
-        instances = sweep.CONFIGS
-    elif path.stem.startswith("fp8_mm_") and variant in config.VARIANTS:
-        instances = config.instances(variant)
-    else:
-        return None
-    calls = "".join(f"bool isa_instance_{index}(const Fp8MmArgs& args) {{\n"
-                    f"  return launch_fp8_mm_{cfg.variant}<{cfg.template_args}>(args);  // {cfg.name}\n}}\n"
-                    for index, cfg in enumerate(instances))
-    return f'#include "{path.resolve()}"\n{calls}'

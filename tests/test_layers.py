@@ -1,0 +1,130 @@
+"""The repository's layers and which may import which (docs/architecture.md): every import of
+every module, at module level or inside a function, runs downward or within its layer."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Lowest first. A module belongs to the layer of its longest matching package or module.
+LAYERS = [
+    ("contract", ("reference", "machine")),
+    ("toolchain", ("toolchain",)),
+    ("engines", ("emulator", "isa_engine")),
+    ("kernels", ("kernels",)),
+    ("predictor", ("eval.predict",)),
+    # eval.predict.bench times the predictor through the harness's own command line.
+    ("harness", ("eval", "eval.predict.bench")),
+    ("reports", ("eval.isa", "eval.compare", "eval.plots")),
+]
+RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
+PACKAGES = {package: name for name, packages in LAYERS for package in packages}
+# Beside "the same layer or a lower one": the engines stand side by side behind one interface,
+# and the harness reaches our kernels only through a submission file.
+FORBIDDEN_PACKAGES = {("emulator", "isa_engine"), ("isa_engine", "emulator")}
+FORBIDDEN_LAYERS = {("harness", "kernels")}
+NOT_IMPORTED = ("tests",)  # nothing outside the tests imports them
+
+
+def layer_of(module: str) -> str | None:
+    matches = [package for package in PACKAGES if module == package or module.startswith(package + ".")]
+    return PACKAGES[max(matches, key=len)] if matches else None
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_module(name: str) -> bool:
+    path = REPO.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def imports(source: str, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """(line, imported module) for every import statement anywhere in the source, relative ones
+    resolved, `from package import submodule` naming the submodule, and importlib.import_module /
+    __import__ calls with a literal name."""
+    found = []
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                found.append((node.lineno, f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}") else base))
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            called = ast.unparse(node.func)
+            literal = node.args[0].value
+            if called in ("importlib.import_module", "import_module", "__import__") and isinstance(literal, str):
+                found.append((node.lineno, literal))
+    return found
+
+
+def violation(module: str, target: str) -> str | None:
+    """Why `module` may not import `target`, or None when it may."""
+    if target.split(".")[0] in NOT_IMPORTED:
+        return f"{target} is test code"
+    source, destination = layer_of(module), layer_of(target)
+    if source is None or destination is None:
+        return None  # not ours (the standard library, torch, ...)
+    if RANK[destination] > RANK[source]:
+        return f"{destination} sits above {source}"
+    if (module.split(".")[0], target.split(".")[0]) in FORBIDDEN_PACKAGES:
+        return "the engines never import each other"
+    if (source, destination) in FORBIDDEN_LAYERS:
+        return "the harness reaches our kernels only through a submission file"
+    return None
+
+
+def project_modules() -> list[Path]:
+    roots = {package.split(".")[0] for package in PACKAGES}
+    return sorted(path for root in roots for path in (REPO / root).rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def test_every_module_is_in_a_layer():
+    assert all(layer_of(module_name(path)) for path in project_modules())
+    assert layer_of("eval.isa.asm") == "reports" and layer_of("eval.predict.sweep") == "predictor"
+    assert layer_of("eval.worker") == "harness" and layer_of("reference.runner_env.utils") == "contract"
+
+
+def test_imports_run_down_the_layers():
+    wrong = []
+    for path in project_modules():
+        module = module_name(path)
+        for line, target in imports(path.read_text(), module, path.name == "__init__.py"):
+            why = violation(module, target)
+            if why:
+                wrong.append(f"{path.relative_to(REPO)}:{line} imports {target}: {why}")
+    assert not wrong, "imports against the layers (docs/architecture.md):\n" + "\n".join(wrong)
+
+
+def test_a_package_spanning_layers_imports_nothing_of_ours_at_its_top():
+    # Importing eval.predict runs eval/__init__.py first: were it to import the harness, the
+    # predictor would load the layer above it.
+    source = (REPO / "eval" / "__init__.py").read_text()
+    assert not [target for _, target in imports(source, "eval", True) if layer_of(target)]
+
+
+@pytest.mark.parametrize("module, source, allowed", [
+    ("toolchain.capture", "def f():\n    from eval import simulated_host\n", False),
+    ("toolchain.capture", "import importlib\nimportlib.import_module('eval.worker')\n", False),
+    ("isa_engine.loader", "from emulator.schedules import tensors_of\n", False),
+    ("eval.run", "from kernels import pack\n", False),
+    ("eval.predict.tune", "from eval import worker\n", False),
+    ("kernels.pack", "from tests.isa_engine import harness\n", False),
+    ("isa_engine.build", "from toolchain import hipcc\nfrom . import bundle\n", True),
+    ("eval.worker", "from eval import predict\nfrom toolchain import simulated_host\n", True),
+    ("eval.isa", "from kernels import instances\nfrom eval import report\n", True),
+    ("kernels.emulate", "import emulator\n", True),
+])
+def test_the_rules_tell_an_upward_import_from_a_downward_one(module, source, allowed):
+    found = [violation(module, target) for _, target in imports(source, module, False)]
+    assert (not any(found)) == allowed, found
