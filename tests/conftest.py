@@ -12,9 +12,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 # The quick tier (`make test-quick`, under 3 minutes from a fresh clone on 2 cores): unit tests
 # of the check rules, the contract and verdicts, the pre-flight, the CSV report and
-# comparisons, the machine description and occupancy rule, the decoder, the timing rules and
-# the packer. Node-id prefixes; everything else (end-to-end emulation, real-style builds,
-# corpus submissions, kernel sweeps) runs only in the whole suite, `make test`.
+# comparisons, the machine description and occupancy rule, the decoder, the timing rules, the
+# packer and the layers' import rules. Node-id prefixes; everything else (end-to-end
+# emulation, real-style builds, corpus submissions, kernel sweeps) runs only in the whole
+# suite, `make test`.
 QUICK = (
     "tests/compare/",
     "tests/machine/",
@@ -23,7 +24,7 @@ QUICK = (
     "tests/isa_engine/test_core.py::test_decoder_agrees_with_llvm_objdump",
     "tests/isa_engine/test_core.py::test_fp8_decode_matches_the_spec_table",
     "tests/predict/test_timing_model.py", "tests/predict/test_calibrate.py", "tests/predict/test_calibration_file.py",
-    "tests/kernels/test_pack.py",
+    "tests/kernels/test_pack.py", "tests/test_layers.py",
 )
 
 
