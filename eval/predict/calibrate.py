@@ -123,7 +123,15 @@ def print_fit(report: fitting.FitReport, params: list[fitting.Parameter]) -> Non
           f"leave-one-shape-out {_pct(report.median_left_out)}")
     for p in params:
         value = report.constants[p.name]
-        print(f"{p.name}: prior {p.prior:g} -> fitted {value:g} ({value - p.prior:+g})")
+        print(f"{p.name}: prior {p.prior:g} -> fitted {value:g} ({value - p.prior:+g}){_edge(p, value)}")
+
+
+def _edge(parameter: fitting.Parameter, value: float) -> str:
+    """A warning when the fit stopped at an end of the grid: the best value may lie beyond it."""
+    if len(parameter.grid) < 2 or value not in (parameter.grid[0], parameter.grid[-1]):
+        return ""
+    end = "lower" if value == parameter.grid[0] else "upper"
+    return f"; at the {end} end of its grid, the best value may lie beyond: widen fit.{parameter.name} in {CALIBRATION.name}"
 
 
 def fit(args) -> int:

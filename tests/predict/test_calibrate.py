@@ -192,6 +192,17 @@ def test_a_grid_comes_from_from_to_step():
         fit.Parameter.of("x", {"prior": 1, "grid": {"from": 0, "to": 1, "step": 0}})
 
 
+def test_a_constant_fitted_at_an_end_of_its_grid_is_pointed_out(capsys):
+    params = [fit.Parameter("fixed", 4.0, (0.0, 5.0, 10.0)), fit.Parameter("scale", 1.0, (0.5, 1.0, 1.5))]
+    scores = {"A": fit.ShapeScore(2, 0.1, 1.0)}
+    report = fit.FitReport({"fixed": 10.0, "scale": 1.0}, scores, scores, {"A": {"fixed": 10.0, "scale": 1.0}}, 0.1, 0.1)
+    calibrate.print_fit(report, params)
+    lines = capsys.readouterr().out.splitlines()
+    assert "fixed: prior 4 -> fitted 10 (+6); at the upper end of its grid" in lines[-2]
+    assert "widen fit.fixed in calibration.yaml" in lines[-2]
+    assert lines[-1] == "scale: prior 1 -> fitted 1 (+0)"
+
+
 # A stand-in for the layout of the measured kernel's solution.hip (none of its code).
 SOLUTION = """\
 struct cube { int m, n, k; };
