@@ -131,7 +131,8 @@ def _edge(parameter: fitting.Parameter, value: float) -> str:
     if len(parameter.grid) < 2 or value not in (parameter.grid[0], parameter.grid[-1]):
         return ""
     end = "lower" if value == parameter.grid[0] else "upper"
-    return f"; at the {end} end of its grid, the best value may lie beyond: widen fit.{parameter.name} in {CALIBRATION.name}"
+    return (f"; at the {end} end of its grid: the data would move it further (widen fit.{parameter.name} in "
+            f"{CALIBRATION.name} where that stays physical, else the model misses something)")
 
 
 def fit(args) -> int:

@@ -199,7 +199,7 @@ def test_a_constant_fitted_at_an_end_of_its_grid_is_pointed_out(capsys):
     calibrate.print_fit(report, params)
     lines = capsys.readouterr().out.splitlines()
     assert "fixed: prior 4 -> fitted 10 (+6); at the upper end of its grid" in lines[-2]
-    assert "widen fit.fixed in calibration.yaml" in lines[-2]
+    assert "the data would move it further (widen fit.fixed in calibration.yaml" in lines[-2]
     assert lines[-1] == "scale: prior 1 -> fitted 1 (+0)"
 
 
