@@ -17,6 +17,7 @@ from pathlib import Path
 from emulator.schedules import tensors_of
 from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
+from toolchain import host_api
 
 _FAULT_BUFFER = 1 << 16
 LOADED: list[ctypes.CDLL] = []  # every runtime loaded in this process (extensions link their own)
@@ -110,10 +111,13 @@ def import_extension(path: Path, module_name: str):
         spec.loader.exec_module(module)
     except ImportError as exc:
         symbol = _undefined_symbol(exc)
-        if symbol:
-            raise IsaBuildError(f"the submission calls {symbol}, which the ISA engine's HIP runtime does not "
-                                f"provide (isa_engine/runtime/); {path}") from None
-        raise
+        if symbol is None:
+            raise
+        name = symbol.split("(", 1)[0]
+        if host_api.is_host_api(name):
+            raise IsaBuildError(f"ISA engine could not load '{module_name}':\n{host_api.message(name)}") from None
+        raise IsaBuildError(f"ISA engine could not load '{module_name}':\n{symbol} is declared but defined nowhere "
+                            f"(not by the submission, torch or the ISA engine's HIP runtime)") from None
     return module
 
 

@@ -34,11 +34,13 @@ CORPUS = {
     "vector_types": "HIP vector types (ulong1/ulong2/uint2/ushort4/uchar4/float4) and their make_ functions",
     "device_blob": "at::from_blob over hipMalloc'd memory with device(kCUDA), torch ops on it, is_cuda() checks",
 }
-# Submissions that must fail, and what the failed row must say: (case, words of the message).
+# Submissions that must fail, and what the failed row must say: (case, words of the message,
+# the engines that run it).
 MUST_FAIL = {
     "build_error": ("0", ["build_error.py[cuda_sources]:17:12: error: static assertion failed",
-                          "__shfl_xor_sync(0xffffffff", "full compiler output:"]),
-    "lds_race": ("4", ["differs between wave schedules 0 and 1", "missing __syncthreads()"]),
+                          "__shfl_xor_sync(0xffffffff", "full compiler output:"], ["source"]),
+    "lds_race": ("4", ["differs between wave schedules 0 and 1", "missing __syncthreads()"], ["source"]),
+    "host_graph": ("0", ["hipGraph", "(HIP graphs) is not available on the CPU engines"], ["source", "isa"]),
 }
 CI_CASES = "0,4"  # 64x64x128 and 96x7168x256: every code path, a few seconds each
 
@@ -56,11 +58,12 @@ def test_corpus_covers_every_file():
     assert sorted([*CORPUS, *MUST_FAIL]) == sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("test_"))
 
 
-@pytest.mark.parametrize("name", MUST_FAIL)
-def test_must_fail_submission_says_what_to_fix(run_leaderboard, name):
-    case, words = MUST_FAIL[name]
+@pytest.mark.parametrize("name, engine", [(name, engine) for name, (*_, engines) in MUST_FAIL.items()
+                                          for engine in engines])
+def test_must_fail_submission_says_what_to_fix(run_leaderboard, name, engine):
+    case, words, _ = MUST_FAIL[name]
     status, rows, out, _ = run_leaderboard("test", "--submission", str(HERE / f"{name}.py"), "--shapes", case,
-                                           "--device", "cpu")
+                                           "--device", "cpu", "--engine", engine)
     assert status == 1 and [r["passed"] for r in rows] == [0]
     failed = out[out.index("failed:"):]
     assert all(word in failed for word in words), failed
