@@ -33,7 +33,8 @@ BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_6
 STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
-MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
+MACHINE_DIR = Path(__file__).resolve().parent.parent / "machine"
+MACHINE_HEADERS = [MACHINE_DIR / "mi300x.h", MACHINE_DIR / "hip_attributes.h"]  # device_api.h includes them
 # Device-compiler flags that mean nothing on the host, or would break the emulator's own
 # headers (-std below C++20, fast math, -Werror on warnings about code we generate): dropped.
 DROPPED_FLAG = re.compile(r"^(--offload-arch=.*|--amdgpu-target=.*|--save-temps|-save-temps(=.*)?"
@@ -195,7 +196,7 @@ def header_dirs() -> list[Path]:
 
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
-    for header in [*sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]), MACHINE_HEADER]:
+    for header in [*sorted([*INCLUDE_DIR.rglob("*.h"), *STANDIN_DIR.rglob("*.h*")]), *MACHINE_HEADERS]:
         h.update(header.read_bytes())
     return h.hexdigest()
 
