@@ -29,6 +29,12 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
+# NOTE: gfx942's 8/16-byte vector loads and stores need only dword alignment; x86's aligned moves
+# (movaps) fault below 16. Assuming at most 8 for types without an explicit alignment keeps a
+# vector typedef of the user's own working at a dword-aligned address (a tensor whose size is not a
+# multiple of 16 sits at such an address when it ends at its guard page: emulator/guards.py), and
+# keeps 8-byte atomics lock-free.
+BASE_FLAGS += ["-fmax-type-align=8"]
 # Stand-ins for GPU libraries that cannot be installed here (rocWMMA, hipCUB, CK, hipBLASLt, ...).
 STANDIN_DIR = Path(__file__).resolve().parent.parent / "toolchain" / "include" / "standins"
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
@@ -60,6 +66,16 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
     }} catch (const ::emu::Error& e) {{
       PyErr_SetString(emu_error_type, e.what());
     }}
+  }});
+  // a call's tensors end at guard pages (emulator/guards.py, emu/guards.h)
+  m.def("_emu_guard_begin", [](const std::vector<std::tuple<uintptr_t, uintptr_t, uintptr_t>>& guards) {{
+    ::emu::install_fault_handler();
+    ::emu::set_guards(guards);
+  }});
+  m.def("_emu_guard_end", [] {{
+    ::emu::set_guards({{}});
+    ::emu::uninstall_fault_handler();
+    return ::emu::take_guard_hits();
   }});
 {defs}
 }}
