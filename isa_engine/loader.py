@@ -14,7 +14,7 @@ import subprocess
 import types
 from pathlib import Path
 
-from emulator.schedules import tensors_of
+from emulator.guards import labelled_tensors
 from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
 from toolchain import host_api
@@ -45,15 +45,13 @@ def take_fault(lib: ctypes.CDLL) -> str | None:
 
 
 def note_arguments(lib: ctypes.CDLL, function: str, args, kwargs) -> None:
-    """Names each tensor argument's storage (re-noting a base replaces the allocator's name)."""
-    named = [(f"argument {i}", v) for i, v in enumerate(args)] + [(f"argument {k}", v) for k, v in kwargs.items()]
-    for label, value in named:
-        for tensor in tensors_of(value):
-            storage = tensor.untyped_storage()
-            if storage.nbytes() == 0 or tensor.device.type != "cpu":
-                continue
-            what = f"{label} of {function}() ({str(tensor.dtype).removeprefix('torch.')} {list(tensor.shape)})"
-            lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
+    """Names each tensor argument's storage as the source engine does (re-noting a base replaces
+    the allocator's name)."""
+    for what, tensor in labelled_tensors(function, args, kwargs):
+        storage = tensor.untyped_storage()
+        if storage.nbytes() == 0 or tensor.device.type != "cpu":
+            continue
+        lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
 
 
 _MANGLED = re.compile(r"\b_Z[\w.$]+")
@@ -83,13 +81,13 @@ def wrap(lib: ctypes.CDLL, name: str, function):
         except Exception as exc:
             fault = take_fault(lib)
             if fault is not None:
-                raise IsaFault(readable(f"{name}(): {fault}")) from None
+                raise IsaFault(f"{name}(): {diagnostics.shortened(fault)}") from None
             raise
         finally:
             diagnostics.report(diagnostics.take(lib))
         fault = take_fault(lib)
         if fault is not None:
-            raise IsaFault(readable(f"{name}(): a launch faulted and the submission carried on: {fault}"))
+            raise IsaFault(f"{name}(): a launch faulted and the submission carried on: {diagnostics.shortened(fault)}")
         return result
     return call
 
