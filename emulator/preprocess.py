@@ -15,7 +15,7 @@ import functools
 import re
 from pathlib import Path
 
-from emulator.asm_rewrite import rewrite_asm
+from emulator.asm_rewrite import TYPE_WORDS, rewrite_asm
 from emulator.errors import EmulatorBuildError
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
@@ -129,15 +129,13 @@ def stub_unsupported_builtins(src: str, masked: str, filename: str) -> str:
 
 
 _NOT_A_KERNEL_NAME = {"__launch_bounds__", "__attribute__", "alignas", "__declspec", "decltype"}
-_NOT_A_PARAMETER_NAME = {"int", "float", "double", "char", "short", "long", "unsigned", "signed", "bool", "void",
-                         "const", "volatile", "__restrict__", "__restrict", "restrict"}
 
 
 def _parameter_name(declaration: str) -> str:
     """`const float* __restrict__ a` -> `a`; "" for an unnamed parameter (`float*`, `int`)."""
     text = re.sub(r"\[[^\]]*\]\s*$", "", declaration.split("=")[0]).strip()
     tokens = re.findall(r"\w+", re.sub(r"<[^<>]*>", " ", text))
-    if len(tokens) < 2 or not re.search(r"\w$", text) or tokens[-1] in _NOT_A_PARAMETER_NAME:
+    if len(tokens) < 2 or not re.search(r"\w$", text) or tokens[-1] in TYPE_WORDS:
         return ""
     return tokens[-1]
 
