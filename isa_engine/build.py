@@ -195,8 +195,9 @@ def hipify_call(call: LoadInlineCall, origin: Path | None) -> str:
 
 def host_view(text: str) -> str:
     """The source as the simulated host runs it: its tensors are torch's CPU tensors, so
-    x.is_cuda(), kCUDA, DeviceType::CUDA (a tensor made by at::from_blob on a device pointer, a
-    device check) mean the CPU, as under the source engine (emulator.preprocess)."""
+    x.is_cuda(), kCUDA, DeviceType::CUDA, Device("cuda") (a tensor made by at::from_blob on a device
+    pointer, a device check) mean the CPU and torch::cuda's device_count(), synchronize(), ... answer
+    as its one GPU, as under the source engine (emulator.preprocess)."""
     return rewrite_torch_device(text, mask_comments_and_strings(text))
 
 

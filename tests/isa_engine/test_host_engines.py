@@ -1,5 +1,5 @@
 """The simulated MI300X host is the same on both CPU engines: the device attributes they answer
-(machine/hip_attributes.h), and the message naming one they cannot."""
+(machine/hip_attributes.h), the message naming one they cannot, and torch's C++ torch::cuda."""
 from __future__ import annotations
 
 import re
@@ -13,10 +13,19 @@ pytestmark = pytest.mark.skipif(shutil.which("clang++-19") is None, reason="need
 ATTRIBUTES = ["MultiprocessorCount", "MaxRegistersPerBlock", "CooperativeLaunch", "L2CacheSize", "PciBusId",
               "SharedMemPerBlockOptin", "MaxGridDimY", "MaxTexture1DWidth", "Luid"]
 UNANSWERED = {"MaxTexture1DWidth", "Luid"}  # texture and driver facts: nothing a GEMM needs
-HIP = "#include <hip/hip_runtime.h>\n#include <string>\n" + "\n".join(
+TORCH_CUDA = r"""
+#include <torch/cuda.h>
+std::vector<int64_t> torch_cuda() {
+  torch::cuda::synchronize();
+  torch::cuda::manual_seed(7);
+  auto x = torch::zeros({4}, torch::TensorOptions().device(torch::Device("cuda:0")));  // "cuda" is the simulated GPU
+  return {int64_t(torch::cuda::device_count()), torch::cuda::is_available(), x.to("cuda").numel()};
+}
+"""
+HIP = "#include <hip/hip_runtime.h>\n#include <string>\n" + TORCH_CUDA + "\n".join(
     f"int64_t {name}() {{ int v = -1; (void)hipDeviceGetAttribute(&v, hipDeviceAttribute{name}, 0); return v; }}"
     for name in ATTRIBUTES)
-CPP = "\n".join(f"int64_t {name}();" for name in ATTRIBUTES)
+CPP = "\n".join(f"int64_t {name}();" for name in ATTRIBUTES) + "\nstd::vector<int64_t> torch_cuda();"
 SHARED_LIST = Path(__file__).resolve().parents[2] / "machine" / "hip_attributes.h"
 HIP_API = Path("/usr/include/hip/hip_runtime_api.h")
 
@@ -26,7 +35,8 @@ def engines() -> dict:
     import emulator
     import isa_engine
 
-    return {name: load("host_attributes", CPP, HIP, functions=ATTRIBUTES, extra_cuda_cflags=["--offload-arch=gfx942"])
+    return {name: load("host_probe", CPP, HIP, functions=[*ATTRIBUTES, "torch_cuda"],
+                       extra_cuda_cflags=["--offload-arch=gfx942"])
             for name, load in (("source", emulator.load_inline), ("isa", isa_engine.load_inline))}
 
 
@@ -60,3 +70,8 @@ def test_the_source_engines_attribute_names_are_hips():
     hips = [n for n in re.findall(r"^\s*hipDeviceAttribute(\w+)", enum[1], re.M) if not re.search(r"(Begin|End)$", n)]
     listed = SHARED_LIST.read_text().split("#define MACHINE_HIP_DEVICE_ATTRIBUTES(X)")[1].split("\n\n")[0]
     assert re.findall(r"X\((\w+)\)", listed) == hips
+
+
+def test_torch_cuda_in_host_code_is_the_simulated_gpu(engines):
+    for engine in engines.values():
+        assert engine.torch_cuda() == [1, 1, 4]  # device_count, is_available, a tensor on "cuda"
