@@ -31,9 +31,16 @@ BASE_FLAGS = ["-O2", "-std=c++20", "-gline-tables-only", "-Wno-unused-result", "
               "-Wno-unknown-attributes", "-Wno-ignored-attributes", "-Wno-unused-value", "-Wno-return-type"]
 # NOTE: HIP device code defaults to -ffp-contract=fast: gfx942 code rounds `acc += s * p` once (FMA), so must we.
 BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_64" else [])]
+# NOTE: gfx942's 8/16-byte vector loads and stores need only dword alignment; x86's aligned moves
+# (movaps) fault below 16. Assuming at most 8 for types without an explicit alignment keeps a
+# vector typedef of the user's own working at a dword-aligned address (a tensor whose size is not a
+# multiple of 16 sits at such an address when it ends at its guard page: emulator/guards.py), and
+# keeps 8-byte atomics lock-free.
+BASE_FLAGS += ["-fmax-type-align=8"]
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
 DEFAULT_BUILD_ROOT = Path(__file__).resolve().parent.parent / "build" / "emulator"
-MACHINE_HEADER = Path(__file__).resolve().parent.parent / "machine" / "mi300x.h"  # device_api.h includes it
+MACHINE_DIR = Path(__file__).resolve().parent.parent / "machine"
+MACHINE_HEADERS = [MACHINE_DIR / "mi300x.h", MACHINE_DIR / "hip_attributes.h"]  # device_api.h includes them
 # Libraries of the GPU stack, meaningless for the CPU build.
 DROPPED_LIBRARY = re.compile(r"^(-l(amdhip64|hip\w*|roc\w*|hsa-runtime64|cuda\w*|cublas\w*|c10_hip|torch_hip)"
                              r"|-L\S*(rocm|cuda)\S*|-Wl,-rpath,\S*(rocm|cuda)\S*)$")
@@ -48,6 +55,16 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
     }} catch (const ::emu::Error& e) {{
       PyErr_SetString(emu_error_type, e.what());
     }}
+  }});
+  // a call's tensors end at guard pages (emulator/guards.py, emu/guards.h)
+  m.def("_emu_guard_begin", [](const std::vector<std::tuple<uintptr_t, uintptr_t, uintptr_t>>& guards) {{
+    ::emu::install_fault_handler();
+    ::emu::set_guards(guards);
+  }});
+  m.def("_emu_guard_end", [] {{
+    ::emu::set_guards({{}});
+    ::emu::uninstall_fault_handler();
+    return ::emu::take_guard_hits();
   }});
 {defs}
 }}
@@ -172,7 +189,7 @@ def header_dirs() -> list[Path]:
 def runtime_fingerprint() -> str:
     h = hashlib.sha256()
     ours = [INCLUDE_DIR.rglob("*.h"), TYPES_DIR.rglob("*.h"), STANDIN_DIR.rglob("*.h*")]
-    for header in [*sorted(p for found in ours for p in found), MACHINE_HEADER]:
+    for header in [*sorted(p for found in ours for p in found), *MACHINE_HEADERS]:
         h.update(header.read_bytes())
     return h.hexdigest()
 

@@ -15,7 +15,7 @@ import functools
 import re
 from pathlib import Path
 
-from emulator.asm_rewrite import rewrite_asm
+from emulator.asm_rewrite import TYPE_WORDS, rewrite_asm
 from emulator.errors import EmulatorBuildError
 from toolchain.cpp_text import host_view, mask_comments_and_strings
 
@@ -85,8 +85,42 @@ def stub_unsupported_builtins(src: str, masked: str, filename: str) -> str:
     return src
 
 
+_NOT_A_KERNEL_NAME = {"__launch_bounds__", "__attribute__", "alignas", "__declspec", "decltype"}
+
+
+def _parameter_name(declaration: str) -> str:
+    """`const float* __restrict__ a` -> `a`; "" for an unnamed parameter (`float*`, `int`)."""
+    text = re.sub(r"\[[^\]]*\]\s*$", "", declaration.split("=")[0]).strip()
+    tokens = re.findall(r"\w+", re.sub(r"<[^<>]*>", " ", text))
+    if len(tokens) < 2 or not re.search(r"\w$", text) or tokens[-1] in TYPE_WORDS:
+        return ""
+    return tokens[-1]
+
+
+def kernel_parameters(masked: str) -> dict[str, str]:
+    """Each __global__ function's parameter names, comma-separated ("" for an unnamed one), by the
+    function's name; a name defined with different parameter lists is left out."""
+    found: dict[str, set[str]] = {}
+    for m in re.finditer(r"\b__global__\b", masked):
+        pos = m.end()
+        while (name := re.compile(r"\b(\w+)\s*\(").search(masked, pos)) is not None:
+            close = matching(masked, name.end() - 1, "(", ")")
+            if close < 0:
+                break
+            if name[1] in _NOT_A_KERNEL_NAME:
+                pos = close
+                continue
+            params = masked[name.end():close - 1]
+            names = [_parameter_name(p) for p in split_top_level(params)] if params.strip() not in ("", "void") else []
+            found.setdefault(name[1], set()).add(",".join(names))
+            break
+    return {name: lists.pop() for name, lists in found.items() if len(lists) == 1}
+
+
 def rewrite_launches(src: str, masked: str, filename: str) -> str:
-    """kernel<<<cfg>>>(args) -> ::emu::Launcher(cfg)(kernel, args), right to left."""
+    """kernel<<<cfg>>>(args) -> ::emu::Launcher(cfg)(kernel, args), right to left; the launch
+    carries the kernel's name and, when this source defines it, its parameters' names."""
+    parameters = kernel_parameters(masked)
     edits = []
     for m in re.finditer(r"<<<", masked):
         start = m.start()
@@ -117,8 +151,10 @@ def rewrite_launches(src: str, masked: str, filename: str) -> str:
         end = matching(masked, p, "(", ")")
         args = src[p + 1:end - 1]
         label = " ".join(kernel.split()).replace('"', '\\"')
+        names = parameters.get(re.sub(r"<.*", "", label).split("::")[-1].strip())
+        named = f'"{label}", "{names}"' if names else f'"{label}"'
         gap = "\n" * src.count("\n", j, start)  # keeps the line numbers of what follows
-        call = f'::emu::Launcher({config}).named("{label}")({kernel}{gap}{", " + args if args.strip() else ""})'
+        call = f'::emu::Launcher({config}).named({named})({kernel}{gap}{", " + args if args.strip() else ""})'
         edits.append((k, end, call))
     for a, b, text in reversed(edits):
         src = src[:a] + text + src[b:]

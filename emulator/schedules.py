@@ -101,20 +101,39 @@ def checked(fn, name: str, n: int | None, first_calls: set):
 PC_MARKER = re.compile(r" \[pc (/\S+)\+(0x[0-9a-f]+)\]")
 
 
+def frames(obj: str, offset: int | str) -> list[tuple[str, str, str]]:
+    """(function, file, line) of an instruction of a built module, innermost inlined frame first."""
+    try:
+        out = subprocess.run(["llvm-symbolizer-19", "--obj", obj, "--relative-address", "--inlining", hex(int(offset))
+                              if isinstance(offset, int) else offset], capture_output=True, text=True,
+                             timeout=60).stdout.strip().split("\n")
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for function, place in zip(out[::2], out[1::2]):
+        if place.strip() and not place.startswith("??"):
+            file, line = place.strip().split(":")[:2]
+            found.append((function.strip(), file, line))
+    return found
+
+
+def source_line(obj: str, offset: int) -> str | None:
+    """`file.py:28`: the innermost frame of that instruction in the user's own source."""
+    from toolchain import diagnostics
+
+    user = [(file, line) for _, file, line in frames(obj, offset) if diagnostics.is_user_file(file)]
+    return f"{Path(user[0][0]).name}:{user[0][1]}" if user else None
+
+
 def symbolized(message: str) -> str:
     """The emulator's "[pc object+offset]" marker replaced by "at file:line (function)"."""
     m = PC_MARKER.search(message)
     if not m:
         return message
-    try:
-        out = subprocess.run(["llvm-symbolizer-19", "--obj", m.group(1), "--relative-address", m.group(2)],
-                             capture_output=True, text=True, timeout=60).stdout.split("\n")
-        function, place = out[0].strip(), out[1].strip()
-    except (OSError, subprocess.SubprocessError, IndexError):
-        return message
-    if not place or place.startswith("??"):
+    found = frames(m.group(1), m.group(2))
+    if not found:
         return PC_MARKER.sub("", message)
-    file, line = place.split(":")[:2]
+    function, file, line = found[0]
     return PC_MARKER.sub("", message) + f"; faulting line {Path(file).name}:{line} (in {function})"
 
 
@@ -144,8 +163,11 @@ class ScheduledModule:
 
     def __getattr__(self, attr):
         value = getattr(self._module, attr)
-        if not callable(value) or isinstance(value, type):
+        if not callable(value) or isinstance(value, type) or attr.startswith("_emu_"):
             return value
+        from emulator.guards import guarded
+
+        value = guarded(self._module, value, attr)  # each run of it: tensors end at guard pages
         n = self._n if self._n is not None else schedule_count()  # built with the default: EMU_SCHEDULES now
         if n is not None and n <= 1:
             return observed(value)

@@ -28,8 +28,8 @@ def describe() -> str:
 
 
 def set_strict(name: str, on: bool) -> None:
-    """Strict mode for the engine that has diagnostics (races, missing waits, reads past LDS or a
-    tensor): they fail the run instead of being printed. Engines without any ignore it."""
+    """Strict mode for the engine's diagnostics (reads past a tensor on both; races, missing waits
+    and reads past LDS on the ISA engine): they fail the run instead of being printed."""
     setter = getattr(importlib.import_module(ENGINES[name][0]), "set_strict", None)
     if setter is not None:
         setter(on)

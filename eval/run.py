@@ -93,9 +93,9 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
                         + f" (default: isa with the {timing.PREDICTED} timing method, else {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--strict", action="store_true",
-                   help="fail a run on the ISA engine's diagnostics (LDS races, missing s_waitcnt, LDS "
-                        "accesses past the allocation, reads past every tensor) instead of printing them; "
-                        "by default, as on the leaderboard, only the outputs decide")
+                   help="fail a run on the CPU engine's diagnostics (both: reads past the end of a tensor; "
+                        "isa: LDS races, missing s_waitcnt, LDS accesses past the allocation) instead of printing "
+                        "them; by default, as on the leaderboard, only the outputs decide")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>.csv)")
     p.add_argument("--popcorn", action="store_true",

@@ -43,9 +43,10 @@ DEFAULT_BUILD_ROOT = PACKAGE_DIR.parent / "build" / "isa_engine"
 # Bumped when a build's output changes with the same inputs (2: the module keeps load_inline's name).
 CACHE_VERSION = 2
 RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
-# Line tables only on the device side, so a fault can name the source line; LLVM keeps
-# debug info from changing code generation.
-DEVICE_DEBUG_FLAGS = ("-gline-tables-only",)
+# Line tables only on the device side, so a fault can name the source line, and the kernel
+# parameters' names in the metadata, so a diagnostic can name the tensor; neither changes the code
+# (a build cached without the names gives "kernel argument <n>" instead).
+DEVICE_DEBUG_FLAGS = ("-gline-tables-only", "-fhip-kernel-arg-name")
 
 
 @dataclass

@@ -6,6 +6,7 @@ kernel and kind, with the user's source line) and the run goes on; in strict mod
 from __future__ import annotations
 
 import ctypes
+import re
 import sys
 from dataclasses import dataclass
 
@@ -38,6 +39,23 @@ def take(lib: ctypes.CDLL) -> list[Diagnostic]:
     return rows
 
 
+_SOURCE_LINE = re.compile(r" at (?:[^\s()]*/)?([^/\s()]+:\d+)(?: \(.*)?$")
+_WHERE = re.compile(r" at (?P<inst>[\w.]+) \(0x[0-9a-f]+\) at (?P<line>[^\s/]+:\d+)$")
+
+
+def shortened(message: str) -> str:
+    """A fault or diagnostic of the core as the user reads it: the kernel's demangled short name,
+    then where (file:line, no folder or signature, and the instruction), then what:
+    `_Z6kernelPf: what at global_load_dword (0x10) at /work/x.py:28 (kernel(float*))` ->
+    `kernel at x.py:28 (global_load_dword): what`."""
+    from isa_engine.loader import readable
+
+    text = _SOURCE_LINE.sub(r" at \1", readable(message))
+    where = _WHERE.search(text)
+    kernel, colon, what = text[:where.start()].partition(": ") if where else ("", "", "")
+    return f"{kernel} at {where['line']} ({where['inst']}): {what}" if colon else text
+
+
 def report(diagnostics: list[Diagnostic], stream=None) -> list[str]:
     """Prints each (kernel, kind) once per process: its first site, and how many more there were.
     Returns the lines printed."""
@@ -53,7 +71,7 @@ def report(diagnostics: list[Diagnostic], stream=None) -> list[str]:
         times = sum(d.count for d in sites)
         more = f", {len(sites) - 1} more site(s) in this kernel" if len(sites) > 1 else ""
         lines.append(f"isa engine diagnostic ({key[1]}, {times} time(s){more}; --strict makes it a failure): "
-                     f"{sites[0].message}")
+                     f"{shortened(sites[0].message)}")
     for line in lines:
         print(line, file=stream, flush=True)
     return lines

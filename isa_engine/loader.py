@@ -15,7 +15,8 @@ from pathlib import Path
 
 from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
-from toolchain.calls import tensors_of
+from toolchain import host_api
+from toolchain.calls import labelled_tensors
 from toolchain.symbols import demangle, short_name
 
 _FAULT_BUFFER = 1 << 16
@@ -44,15 +45,13 @@ def take_fault(lib: ctypes.CDLL) -> str | None:
 
 
 def note_arguments(lib: ctypes.CDLL, function: str, args, kwargs) -> None:
-    """Names each tensor argument's storage (re-noting a base replaces the allocator's name)."""
-    named = [(f"argument {i}", v) for i, v in enumerate(args)] + [(f"argument {k}", v) for k, v in kwargs.items()]
-    for label, value in named:
-        for tensor in tensors_of(value):
-            storage = tensor.untyped_storage()
-            if storage.nbytes() == 0 or tensor.device.type != "cpu":
-                continue
-            what = f"{label} of {function}() ({str(tensor.dtype).removeprefix('torch.')} {list(tensor.shape)})"
-            lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
+    """Names each tensor argument's storage as the source engine does (re-noting a base replaces
+    the allocator's name)."""
+    for what, tensor in labelled_tensors(function, args, kwargs):
+        storage = tensor.untyped_storage()
+        if storage.nbytes() == 0 or tensor.device.type != "cpu":
+            continue
+        lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
 
 
 _MANGLED = re.compile(r"\b_Z[\w.$]+")
@@ -80,13 +79,13 @@ def wrap(lib: ctypes.CDLL, name: str, function):
         except Exception as exc:
             fault = take_fault(lib)
             if fault is not None:
-                raise IsaFault(readable(f"{name}(): {fault}")) from None
+                raise IsaFault(f"{name}(): {diagnostics.shortened(fault)}") from None
             raise
         finally:
             diagnostics.report(diagnostics.take(lib))
         fault = take_fault(lib)
         if fault is not None:
-            raise IsaFault(readable(f"{name}(): a launch faulted and the submission carried on: {fault}"))
+            raise IsaFault(f"{name}(): a launch faulted and the submission carried on: {diagnostics.shortened(fault)}")
         return result
     return call
 
@@ -103,10 +102,13 @@ def import_extension(path: Path, module_name: str):
         spec.loader.exec_module(module)
     except ImportError as exc:
         symbol = _undefined_symbol(exc)
-        if symbol:
-            raise IsaBuildError(f"the submission calls {symbol}, which the ISA engine's HIP runtime does not "
-                                f"provide (isa_engine/runtime/); {path}") from None
-        raise
+        if symbol is None:
+            raise
+        name = symbol.split("(", 1)[0]
+        if host_api.is_host_api(name):
+            raise IsaBuildError(f"ISA engine could not load '{module_name}':\n{host_api.message(name)}") from None
+        raise IsaBuildError(f"ISA engine could not load '{module_name}':\n{symbol} is declared but defined nowhere "
+                            f"(not by the submission, torch or the ISA engine's HIP runtime)") from None
     return module
 
 

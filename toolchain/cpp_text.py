@@ -63,12 +63,31 @@ TORCH_DEVICE = [
 ]
 
 
+# torch's C++ torch::cuda functions, answered as the simulated one-GPU host (each a lambda the call invokes).
+TORCH_CUDA_CALL = re.compile(r"\btorch\s*::\s*cuda\s*::\s*(\w+)\b")
+TORCH_CUDA_ANSWERS = {
+    "device_count": "[] { return size_t(1); }",
+    "is_available": "[] { return true; }",
+    "cudnn_is_available": "[] { return false; }",
+    "synchronize": "[](auto...) {}",
+    "manual_seed": "[](uint64_t seed) { torch::manual_seed(seed); }",
+    "manual_seed_all": "[](uint64_t seed) { torch::manual_seed(seed); }",
+}
+# A device named by a string: "cuda", "cuda:0", "hip" mean the CPU too.
+TORCH_DEVICE_STRING = re.compile(r"\b(Device\s*\(\s*|\.\s*to\s*\(\s*)\"(cuda|hip)(:\d+)?\"")
+
+
 def host_view(src: str) -> str:
-    """x.is_cuda(), x.cuda(), kCUDA, DeviceType::CUDA in host code mean the CPU; line numbers kept."""
+    """x.is_cuda(), x.cuda(), kCUDA, DeviceType::CUDA, Device("cuda") in host code mean the CPU, and
+    torch::cuda's device_count(), synchronize(), ... answer as the one simulated GPU; line numbers kept."""
     masked = mask_comments_and_strings(src)
     edits = []
     for pattern, replacement in TORCH_DEVICE:
         edits += [(m.start(), m.end(), m.expand(replacement)) for m in pattern.finditer(masked)]
+    edits += [(m.start(), m.end(), TORCH_CUDA_ANSWERS[m[1]]) for m in TORCH_CUDA_CALL.finditer(masked)
+              if m[1] in TORCH_CUDA_ANSWERS]
+    edits += [(m.start(), m.end(), f'{m[1]}"cpu"') for m in TORCH_DEVICE_STRING.finditer(src)
+              if masked[m.start()] == src[m.start()]]  # in code, not in a comment or string
     for a, b, text in sorted(edits, reverse=True):
         src = src[:a] + text + src[b:]
     return src

@@ -12,13 +12,14 @@ import re
 import sysconfig
 from pathlib import Path
 
-from toolchain import REPO_ROOT
+from toolchain import REPO_ROOT, host_api
 from toolchain.headers import INCLUDE_DIR, STANDIN_DIR
 
 MAX_LINE = 200  # characters of one line of a failure message; the full text goes to a log file
 _DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
                          r"(?P<text>.*)$")
 _CODE = re.compile(r"^\s*\d+\s*\|(?P<code>.*)$")
+_INCLUDED_FROM = re.compile(r"^In file included from (?P<file>[^:]+):(?P<line>\d+)[:,]")
 _INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name specifier")
 
 
@@ -56,18 +57,41 @@ def first_error(output: str) -> str | None:
             if is_user_file(note["file"]):
                 site_index, site = i, note
                 break
-    where = f"{Path(site['file']).name}:{site['line']}:{site['col']}"
+    include, included = _user_include(lines, index) if site is error else (None, None)
+    where = f"{Path(site['file']).name}:{site['line']}:{site['col']}" if include is None else include
     text = f"{where}: error: {error['text']}"
-    if site is not error:
+    if site is not error or include is not None:
         text += f" (in {Path(error['file']).name}:{error['line']})"
     out = [short(text)]
-    code = _CODE.match(lines[site_index + 1]) if site_index + 1 < len(lines) else None
+    code = _CODE.match(lines[site_index + 1]) if site_index + 1 < len(lines) and include is None else None
     if code:
         out.append(short(f"    {site['line']} | {code['code'].strip()}"))
         hint = _standin_hint(error["text"], code["code"], int(site["col"]), lines[site_index + 1])
         if hint:
             out.append(short(hint))
+    hint = host_api.hint(error["text"], included)
+    if hint:
+        out.append(short(hint))
     return "\n".join(out)
+
+
+def _user_include(lines: list[str], index: int) -> tuple[str | None, str | None]:
+    """For an error inside a header: the user's own #include that led there ("file:line") and
+    the header it named (its path under an include folder), from clang's "In file included
+    from" lines above the error (outermost first); (None, None) when none is the user's."""
+    chain = []
+    for line in reversed(lines[:index]):
+        match = _INCLUDED_FROM.match(line.strip())
+        if match is None:
+            break
+        chain.insert(0, (match["file"], match["line"]))
+    users = [k for k, (file, _) in enumerate(chain) if is_user_file(file)]
+    if not users:
+        return None, None
+    k = users[-1]
+    file, line = chain[k]
+    inner = chain[k + 1][0] if k + 1 < len(chain) else None
+    return f"{Path(file).name}:{line}", inner.rsplit("/include/", 1)[-1] if inner else None
 
 
 def _standin_hint(message: str, code: str, column: int, code_line: str) -> str | None:

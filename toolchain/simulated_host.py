@@ -14,6 +14,9 @@ the offline report's capture (toolchain/capture.py) and the emulator's bench:
   CUDA graphs     capture records every torch call and every emulated kernel call (toolchain.calls)
                   (and runs them);
                   replay() runs them again, writing into the tensors the capture produced
+  memory, seeds   memory queries answer 0 (or empty), seeds and RNG state are the CPU generator's
+  the rest        every other torch.cuda function (BLAS handles, the caching allocator, ...)
+                  raises RuntimeError naming it (toolchain.host_api.message)
 
 The facts are the published MI300X ones, not measured here. The facade lives in this process
 only; the harness's own device detection ran before it and is not affected.
@@ -21,6 +24,7 @@ only; the harness's own device detection ran before it and is not affected.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import time
 from types import SimpleNamespace
 
@@ -28,6 +32,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 import machine
+from toolchain import host_api
 from toolchain.calls import CALL_OBSERVERS
 
 MI300X = {
@@ -310,6 +315,14 @@ def _cuda_functions() -> dict:
         "memory_reserved": lambda device=None: 0,
         "reset_peak_memory_stats": lambda device=None: None,
         "mem_get_info": lambda device=None: (MI300X["total_memory"], MI300X["total_memory"]),
+        "memory_stats": lambda device=None: {},
+        "memory_summary": lambda device=None, abbreviated=False: "",
+        "max_memory_reserved": lambda device=None: 0,
+        "reset_max_memory_allocated": lambda device=None: None,
+        "reset_accumulated_memory_stats": lambda device=None: None,
+        "initial_seed": torch.initial_seed,
+        "get_rng_state": lambda device="cuda": torch.get_rng_state(),
+        "set_rng_state": lambda new_state, device="cuda": torch.set_rng_state(new_state),
         "manual_seed": lambda seed: torch.manual_seed(seed) and None,
         "manual_seed_all": lambda seed: torch.manual_seed(seed) and None,
         "seed": lambda: None,
@@ -317,12 +330,29 @@ def _cuda_functions() -> dict:
     }
 
 
+def _unserved(name: str):
+    def unavailable(*args, **kwargs):
+        raise RuntimeError(host_api.message(f"torch.cuda.{name}"))
+    unavailable.__name__ = name
+    return unavailable
+
+
+def _unserved_functions(served: dict) -> dict:
+    """torch.cuda's own public functions the facade does not answer (BLAS handles, the caching
+    allocator, sync debug modes, ...): each raises the CPU engines' message naming it, never
+    torch's "Torch not compiled with CUDA enabled" or a missing torch._C attribute."""
+    return {name: _unserved(name) for name in dir(torch.cuda)
+            if not name.startswith("_") and name not in served and inspect.isfunction(value := getattr(torch.cuda, name))
+            and value.__module__.startswith("torch.cuda")}
+
+
 def install() -> None:
     """Make torch.cuda answer as a one-GPU MI300X host (see the module docstring). Idempotent."""
     if _state.get("installed"):
         return
     _state.update(capturing=[], saved={}, installed=True)
-    for name, value in _cuda_functions().items():
+    served = _cuda_functions()
+    for name, value in {**_unserved_functions(served), **served}.items():
         _state["saved"][name] = getattr(torch.cuda, name, None)
         setattr(torch.cuda, name, value)
     _state["saved_hip"] = torch.version.hip

@@ -52,8 +52,9 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
 // read while its load is outstanding by the s_waitcnt counters: the engine's loads have
 // landed, the GPU's may not have), "LDS race" (two waves touch an LDS byte between barriers,
 // one writing a different value), "LDS outside the allocation" (an access past the
-// workgroup's LDS: reads give 0, writes are dropped, as gfx942 does), "read outside every
-// allocation" (a global load past a tensor: zeros here, whatever memory lies there on the GPU).
+// workgroup's LDS: reads give 0, writes are dropped, as gfx942 does), "read past the end of a
+// tensor" (a global load past an allocation, named by the kernel parameter pointing into it:
+// zeros here, whatever memory lies there on the GPU), "read outside every allocation" (below all).
 // In strict mode (set_strict, or ISA_ENGINE_STRICT=1 in the environment) each is a Fault.
 struct Diagnostic {
   std::string kernel, kind, message;  // message: what, the instruction and the source line

@@ -369,8 +369,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
       // name the nearest allocation below (the tensor the access most likely missed)
       if (it != L.allocations.begin()) {
         auto& a = *std::prev(it);
-        os << std::dec << " (" << (addr - a.base) << " bytes past the start of " << a.what << " of "
-           << (a.end - a.base) << " bytes)";
+        os << std::dec << " (" << (addr - a.base) << " bytes past the start of " << a.what << ")";  // what: its size
       }
       die(os.str());
     }
@@ -379,13 +378,35 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
   return reinterpret_cast<uint8_t*>(addr);
 }
 
+// The kernel parameter that points into `a` (the pointer the access most likely went through):
+// "`b_scale`" with the metadata's name (-fhip-kernel-arg-name), else "kernel argument 3"; "" if none.
+static std::string parameter_into(const Launch& L, const Allocation& a) {
+  int position = 0;
+  for (const Arg& arg : L.k->args) {
+    if (arg.kind.rfind("hidden_", 0) == 0) continue;
+    uint64_t value = 0;
+    if (arg.kind == "global_buffer" && arg.size == 8)
+      memcpy(&value, reinterpret_cast<const uint8_t*>(L.kernarg) + arg.offset, 8);
+    if (value >= a.base && value <= a.end)
+      return arg.name.empty() ? "kernel argument " + std::to_string(position) : "`" + arg.name + "`";
+    ++position;
+  }
+  return "";
+}
+
 // The bytes of such a load: those still inside `below` (the allocation it starts in or after), then zeros.
 uint8_t* Exec::load_outside_allocations(uint64_t addr, uint32_t bytes, const Allocation* below) {
   std::ostringstream os;
-  os << "read of " << bytes << " bytes outside every allocation";
-  if (below) os << " (" << (addr + bytes - below->end) << " bytes past the end of " << below->what << ")";
-  os << ": zeros here, whatever lies there on the GPU";
-  warn("read outside every allocation", os.str());
+  if (below) {
+    const std::string parameter = parameter_into(L, *below);
+    os << "read of " << bytes << " bytes, " << (addr + bytes - below->end) << " past the end of "
+       << (parameter.empty() ? below->what : parameter + " (" + below->what + ")") << ": zeros here, whatever "
+       << "lies past it on the GPU";
+    warn("read past the end of a tensor", os.str());
+  } else {
+    os << "read of " << bytes << " bytes outside every allocation: zeros here, whatever lies there on the GPU";
+    warn("read outside every allocation", os.str());
+  }
   memset(outside, 0, bytes);
   if (below && addr < below->end) memcpy(outside, reinterpret_cast<const uint8_t*>(addr), below->end - addr);
   return outside;

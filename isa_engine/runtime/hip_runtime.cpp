@@ -14,6 +14,7 @@
 
 #include "mi300x.h"
 #include "runtime.h"
+#include "hip_attributes.h"  // after HIP's hipDeviceAttribute_t (runtime.h)
 
 namespace isa_rt {
 namespace {
@@ -70,6 +71,7 @@ hipDeviceProp_t mi300x_properties() {
   p.managedMemory = 1;
   p.isLargeBar = 1;
   p.ECCEnabled = 1;
+  p.canMapHostMemory = 1;
   return p;
 }
 
@@ -216,28 +218,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* props, int device) {
 hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device) {
   if (value == nullptr) return fail(hipErrorInvalidValue);
   if (device != 0) return fail(hipErrorInvalidDevice);
-  const hipDeviceProp_t p = isa_rt::mi300x_properties();
-  switch (attribute) {
-    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
-    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
-    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.maxSharedMemoryPerMultiProcessor); break;
-    case hipDeviceAttributeMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case hipDeviceAttributeMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
-    case hipDeviceAttributeMemoryClockRate: *value = p.memoryClockRate; break;
-    case hipDeviceAttributeMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
-    case hipDeviceAttributeComputeCapabilityMajor: *value = p.major; break;
-    case hipDeviceAttributeComputeCapabilityMinor: *value = p.minor; break;
-    case hipDeviceAttributeMaxBlockDimX: case hipDeviceAttributeMaxBlockDimY: case hipDeviceAttributeMaxBlockDimZ:
-      *value = p.maxThreadsDim[0]; break;
-    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case hipDeviceAttributeMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case hipDeviceAttributeMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    default: return fail(hipErrorNotSupported, "hipDeviceGetAttribute: attribute not simulated");
-  }
+  machine::hip_attribute(isa_rt::mi300x_properties(), attribute, value);  // the source engine's answers too
   return hipSuccess;
 }
 

@@ -72,7 +72,7 @@ def test_rewrites_keep_line_numbers():
     assert out.count("\n") == src.count("\n") + 1
     assert "auto& t = ::emu::lds_var<float[4][8]>" in out and "auto& u = ::emu::lds_var<float[2]>" in out
     assert "int* const d = ::emu::dynamic_lds<int>();" in out
-    assert '::emu::Launcher(dim3(1, 2),\n     64).named("k")(k, p)' in out
+    assert '::emu::Launcher(dim3(1, 2),\n     64).named("k", "p")(k, p)' in out  # and its parameters' names
 
 
 def test_unemulated_builtin_becomes_a_stub_that_fails_when_called():

@@ -51,6 +51,26 @@ def test_device_queries_streams_events_and_cuda_tensors():
     assert len(out["rand"]) == 2 and out["y"] == [1.0, 1.0, 1.0] and out["elapsed_ok"] and out["hip"]
 
 
+def test_a_torch_cuda_function_the_host_cannot_serve_says_so_by_name():
+    out = run_fresh("""
+        import json, torch
+        from eval import simulated_host
+        simulated_host.install()
+        raised = {}
+        for name in ("current_blas_handle", "caching_allocator_alloc", "get_sync_debug_mode"):
+            try:
+                getattr(torch.cuda, name)(64)
+            except Exception as exc:
+                raised[name] = f"{type(exc).__name__}: {exc}"
+        print(json.dumps({"raised": raised, "stats": torch.cuda.memory_stats()}))
+    """)
+    for name, words in (("current_blas_handle", "the BLAS libraries"), ("caching_allocator_alloc", "allocator"),
+                        ("get_sync_debug_mode", "torch's CUDA library")):
+        assert out["raised"][name].startswith(f"RuntimeError: torch.cuda.{name} ("), out["raised"]
+        assert words in out["raised"][name] and "is not available on the CPU engines" in out["raised"][name]
+    assert out["stats"] == {}
+
+
 def test_detection_before_install_is_not_fooled_and_install_reverts():
     out = run_fresh("""
         import json, torch

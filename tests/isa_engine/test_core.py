@@ -375,6 +375,26 @@ def test_a_load_past_the_end_of_a_tensor_reads_zeros_there(engine, micro):
     assert torch.equal(out, torch.cat([data, torch.zeros(6, dtype=torch.int32)]))
 
 
+def test_a_load_past_a_tensor_names_the_kernel_parameter_pointing_into_it(engine):
+    path = harness.compile_source(harness.HERE / "micro_kernels.hip", flags=("-gline-tables-only", "-fhip-kernel-arg-name"))
+    handle = engine.load(path)
+    data, out = torch.arange(1, 251, dtype=torch.int32), torch.zeros(256, dtype=torch.int32)
+    engine.note(data, "data (1000 bytes)")
+    engine.note(out, "out")
+    engine.diagnostics()
+    try:
+        engine.launch(handle, "load_past_end", (1,), (64,), [ptr(data), ptr(out)])
+    finally:
+        engine.forget(data)
+        engine.forget(out)
+    line = next(i for i, text in enumerate((harness.HERE / "micro_kernels.hip").read_text().splitlines(), 1)
+                if "void load_past_end" in text)
+    ((count, message),) = diagnosed(engine, "read past the end of a tensor")
+    assert count == 2  # lanes 62 (straddling the end) and 63
+    assert re.search(r"read of 16 bytes, \d+ past the end of `in` \(data \(1000 bytes\)\): zeros here", message)
+    assert f"micro_kernels.hip:{line}" in message
+
+
 def test_unimplemented_instruction_is_a_fault_naming_it(engine, micro):
     out = torch.zeros(64, dtype=torch.int32)
     with pytest.raises(harness.EngineError, match=r"unimplemented: unknown or unimplemented instruction at "

@@ -41,23 +41,13 @@ struct hipDeviceProp_t {
   int pciBusID = 0, pciDeviceID = 0, pciDomainID = 0;
   int isMultiGpuBoard = 0;
   int canMapHostMemory = 1;
+  int cooperativeLaunch = 1, ECCEnabled = 1, integrated = 0, managedMemory = 1;
   int gcnArch = 942;
   size_t totalConstMem = 64 << 10;
 };
 
-enum hipDeviceAttribute_t {
-  hipDeviceAttributeMultiprocessorCount,
-  hipDeviceAttributeMaxThreadsPerBlock,
-  hipDeviceAttributeWarpSize,
-  hipDeviceAttributeMaxSharedMemoryPerBlock,
-  hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
-  hipDeviceAttributeSharedMemPerBlockOptin,
-  hipDeviceAttributeL2CacheSize,
-  hipDeviceAttributeClockRate,
-  hipDeviceAttributeComputeCapabilityMajor,
-  hipDeviceAttributeComputeCapabilityMinor,
-  hipDeviceAttributeMaxThreadsPerMultiProcessor,
-};
+#define MACHINE_DECLARE_HIP_ATTRIBUTES
+#include "../../../machine/hip_attributes.h"  // HIP's attributes and the ones both engines answer
 enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributePreferredSharedMemoryCarveout };
 enum hipFuncCache_t { hipFuncCachePreferNone, hipFuncCachePreferShared, hipFuncCachePreferL1, hipFuncCachePreferEqual };
 constexpr unsigned hipStreamDefault = 0, hipStreamNonBlocking = 1, hipEventDefault = 0, hipEventDisableTiming = 2;
@@ -71,21 +61,9 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
   return device == 0 ? hipSuccess : hipErrorInvalidValue;
 }
 inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int device) {
-  hipDeviceProp_t p;
-  switch (a) {
-    case hipDeviceAttributeMultiprocessorCount: *v = p.multiProcessorCount; break;
-    case hipDeviceAttributeMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
-    case hipDeviceAttributeWarpSize: *v = p.warpSize; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock:
-    case hipDeviceAttributeSharedMemPerBlockOptin: *v = int(p.sharedMemPerBlock); break;
-    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: *v = int(p.maxSharedMemoryPerMultiProcessor); break;
-    case hipDeviceAttributeL2CacheSize: *v = p.l2CacheSize; break;
-    case hipDeviceAttributeClockRate: *v = p.clockRate; break;
-    case hipDeviceAttributeComputeCapabilityMajor: *v = p.major; break;
-    case hipDeviceAttributeComputeCapabilityMinor: *v = p.minor; break;
-    case hipDeviceAttributeMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
-  }
-  return device == 0 ? hipSuccess : hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidValue;
+  machine::hip_attribute(hipDeviceProp_t{}, a, v);
+  return hipSuccess;
 }
 template <class F>
 hipError_t hipFuncSetAttribute(F, hipFuncAttribute, int) { return hipSuccess; }

@@ -24,9 +24,11 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "emu/fiber.h"
+#include "emu/guards.h"
 
 namespace emu {
 
@@ -105,6 +107,8 @@ struct Launch {
   unsigned group_size = 0, waves_per_group = 0;
   unsigned schedule = 0;  // 0: in order; odd: reversed; even > 0: seeded random
   bool allow_exited_barrier = false;
+  const char* param_names = nullptr;  // the kernel's parameters, comma-separated (emulator/preprocess.py)
+  std::vector<uintptr_t> pointers;     // each argument's value if it is a pointer, else 0
 };
 
 // Options read at each launch from the environment (the Python side sets them).
@@ -186,6 +190,19 @@ std::string lane_name(const Lane& lane);
 inline struct sigaction g_previous_segv, g_previous_bus;
 
 inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
+  if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && g_guard_count) {  // past a tensor? (guards.h)
+    bool write = false;
+    void* pc = nullptr;
+#if defined(__x86_64__) && defined(__linux__)
+    const auto* context = static_cast<ucontext_t*>(uctx);
+    write = (context->uc_mcontext.gregs[REG_ERR] & 2) != 0;  // NOTE: x86 page-fault error code bit 1: a write
+    pc = reinterpret_cast<void*>(context->uc_mcontext.gregs[REG_RIP]);
+#endif
+    const Launch* L = t_lane ? t_lane->group->launch : nullptr;
+    if (guard_fault(info->si_addr, write, L ? L->kernel_name : nullptr, L ? L->param_names : nullptr,
+                    L ? &L->pointers : nullptr, pc))
+      return;  // the access runs again, on the opened page
+  }
   Lane* lane = t_lane;
   if (!lane) {
     const struct sigaction& prev = sig == SIGBUS ? g_previous_bus : g_previous_segv;
@@ -226,22 +243,37 @@ inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
   __builtin_trap();
 }
 
-// Installs the handler once; each thread that runs work-items gets its own alternate signal
-// stack for the duration (a fault on an overflowed stack cannot run on that stack).
+// The handler is installed while a module's function runs (a call guarding its tensors, or a
+// launch), and the one before it restored after: other modules and Python's own handlers are
+// never left behind ours. Each thread that runs work-items gets its own alternate signal stack
+// for the duration (a fault on an overflowed stack cannot run on that stack).
+inline int g_handler_depth = 0;
+
+inline void install_fault_handler() {
+  if (g_handler_depth++) return;
+  struct sigaction sa {};
+  sa.sa_sigaction = &fault_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &g_previous_segv);
+  sigaction(SIGBUS, &sa, &g_previous_bus);
+}
+
+inline void uninstall_fault_handler() {
+  if (--g_handler_depth) return;
+  sigaction(SIGSEGV, &g_previous_segv, nullptr);
+  sigaction(SIGBUS, &g_previous_bus, nullptr);
+}
+
+struct HandlerScope {
+  HandlerScope() { install_fault_handler(); }
+  ~HandlerScope() { uninstall_fault_handler(); }
+};
+
 struct FaultScope {
   stack_t previous{};
   std::unique_ptr<char[]> stack{new char[1 << 16]};
   FaultScope() {
-    static bool installed = [] {
-      struct sigaction sa {};
-      sa.sa_sigaction = &fault_handler;
-      sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-      sigemptyset(&sa.sa_mask);
-      sigaction(SIGSEGV, &sa, &g_previous_segv);
-      sigaction(SIGBUS, &sa, &g_previous_bus);
-      return true;
-    }();
-    (void)installed;
     stack_t ss{};
     ss.ss_sp = stack.get();
     ss.ss_size = 1 << 16;
@@ -531,6 +563,8 @@ inline void run_launch(const Launch& L) {
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   unsigned workers = unsigned(std::min<size_t>(env_unsigned("EMU_THREADS", hw), groups));
   if (L.schedule) workers = 1;  // a varied schedule must be reproducible
+  HandlerScope handler;
+  close_guards();  // this kernel's first read past each tensor is caught
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -565,9 +599,15 @@ struct KernelCall {
   }
 };
 
+template <class T>
+uintptr_t pointer_value(const T& value) {
+  if constexpr (std::is_pointer_v<T>) return reinterpret_cast<uintptr_t>(value);
+  else return 0;
+}
+
 template <class... P, class... A>
-void launch_kernel(const Loc& site, const char* name, void (*kernel)(P...), dim3_t grid, dim3_t block, size_t shmem,
-                   A&&... args) {
+void launch_kernel(const Loc& site, const char* name, const char* param_names, void (*kernel)(P...), dim3_t grid,
+                   dim3_t block, size_t shmem, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong number of arguments");
   unsigned group_size = block.x * block.y * block.z;
   std::string where = std::string(site.file_name()) + ":" + std::to_string(site.line());
@@ -589,6 +629,8 @@ void launch_kernel(const Loc& site, const char* name, void (*kernel)(P...), dim3
   L.group_size = group_size;
   L.waves_per_group = (group_size + 63) / 64;
   L.schedule = env_unsigned("EMU_SCHEDULE", 0);
+  L.param_names = param_names;
+  std::apply([&](const auto&... a) { (L.pointers.push_back(pointer_value(a)), ...); }, call.args);
   L.allow_exited_barrier = env_unsigned("EMU_ALLOW_EXITED_BARRIER", 0) != 0;
   run_launch(L);
 }
@@ -600,16 +642,18 @@ struct Launcher {
   size_t shmem;
   Loc site;
   const char* name = "kernel";
+  const char* param_names = nullptr;
   template <class G, class B, class S = size_t, class St = void*>
   Launcher(G g, B b, S s = 0, St = nullptr, Loc here = Loc::current())
       : grid(to_dim(g)), block(to_dim(b)), shmem(size_t(s)), site(here) {}
-  Launcher& named(const char* kernel_name) {
+  Launcher& named(const char* kernel_name, const char* parameters = nullptr) {
     name = kernel_name;
+    param_names = parameters;
     return *this;
   }
   template <class K, class... A>
   void operator()(K kernel, A&&... args) const {
-    launch_kernel(site, name, kernel, grid, block, shmem, std::forward<A>(args)...);
+    launch_kernel(site, name, param_names, kernel, grid, block, shmem, std::forward<A>(args)...);
   }
   static dim3_t to_dim(dim3_t d) { return d; }
   template <class I>
