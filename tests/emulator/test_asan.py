@@ -1,4 +1,7 @@
-"""EMU_ASAN=1 builds catch an out-of-bounds global read (the report aborts the process)."""
+"""EMU_ASAN=1 builds catch an out-of-bounds global read (the report aborts the process).
+
+A read past a tensor argument is the guard pages' to report (emulator/guards.py, tests/emulator/
+test_guards.py); ASan is for the memory no guard covers, such as a buffer from hipMalloc."""
 import os
 import shutil
 import subprocess
@@ -14,10 +17,15 @@ import torch, emulator
 src = """
 #include <hip/hip_runtime.h>
 __global__ void past_end(const float* x, float* y, int n) { y[threadIdx.x] = x[threadIdx.x + n]; }
-void run(torch::Tensor x, torch::Tensor y) { past_end<<<1, 64>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel()); }
+void run(torch::Tensor y) {
+  float* x = nullptr;
+  hipMalloc(&x, y.numel() * sizeof(float));
+  past_end<<<1, 64>>>(x, y.data_ptr<float>(), y.numel());
+  hipFree(x);
+}
 """
 module = emulator.load_inline("asan_past_end", "", src, functions=["run"])
-module.run(torch.zeros(64), torch.zeros(64))
+module.run(torch.zeros(64))
 print("NOT DETECTED")
 '''
 

@@ -54,7 +54,7 @@ def test_device_queries_streams_events_and_cuda_tensors():
 def test_a_torch_cuda_function_the_host_cannot_serve_says_so_by_name():
     out = run_fresh("""
         import json, torch
-        from eval import simulated_host
+        from toolchain import simulated_host
         simulated_host.install()
         raised = {}
         for name in ("current_blas_handle", "caching_allocator_alloc", "get_sync_debug_mode"):
