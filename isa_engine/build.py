@@ -141,10 +141,10 @@ def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
     objects = []
-    for source in sources:
-        obj = out_dir / f"{source.parent.name}_{source.stem}.o"
-        progress(f"compiling the ISA engine runtime: {source.relative_to(source.parent.parent.parent) if source.is_relative_to(PACKAGE_DIR) else source.name}")
-        run(f"compiling {source.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(source), "-o", str(obj)], out_dir)
+    for path in sources:
+        obj = out_dir / f"{path.parent.name}_{path.stem}.o"
+        progress(f"compiling the ISA engine runtime: {path.relative_to(path.parent.parent.parent) if path.is_relative_to(PACKAGE_DIR) else path.name}")
+        run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(obj)], out_dir)
         objects.append(str(obj))
     partial = library.with_suffix(".tmp")
     torch_lib = torch_library_dir()
