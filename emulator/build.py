@@ -12,7 +12,6 @@ import hashlib
 import os
 import platform
 import re
-import subprocess
 import sysconfig
 import warnings
 from pathlib import Path
@@ -23,6 +22,7 @@ from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
+from toolchain.pch import precompiled
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -150,33 +150,10 @@ def prelude_pch(flags: list[str], user_flags: list[str]) -> Path | None:
 
     includes = [f"-I{folder}" for folder in header_dirs()]
     includes += [a for p in [*cpp_extension.include_paths(), sysconfig.get_paths()["include"]] for a in ("-isystem", p)]
-    command = [COMPILER, "-x", "c++-header", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20", *flags]
+    command = [COMPILER, "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20", *flags]
     import torch
-    headers = runtime_fingerprint()[:8]
-    key = hashlib.sha256("\0".join([*command, headers, torch.__version__]).encode()).hexdigest()[:16]
-    pch = DEFAULT_BUILD_ROOT / "pch" / f"prelude_{headers}_{key}.pch"
-    if pch.exists():
-        return pch
-    pch.parent.mkdir(parents=True, exist_ok=True)
-    for stale in pch.parent.glob("prelude_*"):  # built from runtime headers that are gone (~150 MB each)
-        if not stale.name.startswith(f"prelude_{headers}_"):
-            stale.unlink(missing_ok=True)
-    header = pch.with_suffix(".h")
-    header_tmp, pch_tmp = (pch.with_suffix(f".{os.getpid()}.{ext}.tmp") for ext in ("h", "pch"))
-    try:
-        # NOTE: clang checks the mtime of every input of a PCH: the header is created once,
-        # atomically, and never rewritten (another process may be building from it).
-        header_tmp.write_text(PRELUDE)
-        with contextlib.suppress(FileExistsError):
-            os.link(header_tmp, header)
-        subprocess.run([*command, str(header), "-o", str(pch_tmp)], check=True, capture_output=True, timeout=600)
-        os.replace(pch_tmp, pch)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    finally:
-        header_tmp.unlink(missing_ok=True)
-        pch_tmp.unlink(missing_ok=True)
-    return pch
+    generation = f"{runtime_fingerprint()[:8]}{torch.__version__}"
+    return precompiled(command, PRELUDE, DEFAULT_BUILD_ROOT / "pch", "prelude", generation)
 
 
 def header_dirs() -> list[Path]:

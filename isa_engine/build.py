@@ -33,6 +33,7 @@ from toolchain import diagnostics, source
 from toolchain.capture import LoadInlineCall
 from toolchain.cpp_text import host_view
 from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
+from toolchain.pch import precompiled
 from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
                              load_inline_flags)
 
@@ -47,6 +48,7 @@ RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1"
 # parameters' names in the metadata, so a diagnostic can name the tensor; neither changes the code
 # (a build cached without the names gives "kernel argument <n>" instead).
 DEVICE_DEBUG_FLAGS = ("-gline-tables-only", "-fhip-kernel-arg-name")
+IMPLICIT_HEADER = "#include <torch/extension.h>\n"  # load_inline's first line of main.cpp
 
 
 @dataclass
@@ -189,7 +191,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
     cpp = _ensure_list(cpp_sources)
     cuda = _ensure_list(cuda_sources)
     if not no_implicit_headers:
-        cpp.insert(0, "#include <torch/extension.h>")
+        cpp.insert(0, IMPLICIT_HEADER.rstrip())
     cpp += _module_def(functions, with_pytorch_error_handling)
     extra_cflags = [f.strip() for f in extra_cflags or []]
     call = LoadInlineCall(name=name, cuda_sources=cuda, cpp_sources=cpp, extra_cflags=extra_cflags,
@@ -247,7 +249,9 @@ def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Pa
     (build_dir / "main.cpp").write_text(ext.main_cpp)
     objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
     progress(f"compiling {ext.name} (bindings) ...")
-    run("the bindings compile", [CLANG, *ext.cpp_flags, "-c", "main.cpp", "-o", "main.o"], build_dir, ext.verbose)
+    pch = bindings_pch(ext)
+    run("the bindings compile", [CLANG, *ext.cpp_flags, *(["-include-pch", str(pch)] if pch else []), "-c", "main.cpp",
+                                 "-o", "main.o"], build_dir, ext.verbose)
     objects.insert(0, build_dir / "main.o")
     torch_lib = torch_library_dir()
     partial = library.with_suffix(".tmp")
@@ -256,6 +260,20 @@ def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Pa
                     "-L", torch_lib, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", f"-Wl,-rpath,{torch_lib}",
                     *ext.ldflags], build_dir, ext.verbose)
     partial.replace(library)
+
+
+def bindings_pch(ext: Extension) -> Path | None:
+    """torch/extension.h precompiled with this build's flags, when main.cpp starts with it (as
+    load_inline writes it unless no_implicit_headers): every bindings compile with the same flags
+    reads it instead of parsing torch again. The module's name is left out: torch's headers do
+    not read it."""
+    if not ext.main_cpp.startswith(IMPLICIT_HEADER):
+        return None
+    import torch
+
+    flags = [f for f in ext.cpp_flags if not f.startswith("-DTORCH_EXTENSION_NAME=")]
+    return precompiled([CLANG, *flags], IMPLICIT_HEADER, DEFAULT_BUILD_ROOT / "pch", "bindings",
+                       f"{_headers_digest()[:8]}{torch.__version__}")
 
 
 def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,

@@ -1,7 +1,8 @@
 """The predictor against measured MI300X kernel times: evaluate it on any file of the calibration
 schema, or fit its constants on the calibration set with leave-one-shape-out.
 
-    python -m eval.predict.calibrate --evaluate CSV --source CLONE [--sample N] [--json OUT]
+    python -m eval.predict.calibrate --evaluate CSV --source CLONE [--sample N | --one-per-config] [--json OUT]
+                                     [--launches OUT.csv]
     python -m eval.predict.calibrate --fit --source CLONE [--sample N]
 
 CLONE is your clone of github.com/Snektron/gpumode-amd-fp8-mm, whose kernel the measurements
@@ -9,7 +10,7 @@ time (eval/predict/data/README.md); the configurations are generated from it (sw
 row's predicted GEMM kernel time (sweep.gemm_kernel_us) is compared with its gemm_kernel_us.
 Builds and predictions run as Ray tasks on this machine's cores, or on a cluster (--address).
 --evaluate never changes calibration.yaml; --fit rewrites the `fitted:` values of the constants
-named under `fit:` there, except when fitted on a --sample.
+named under `fit:` there, except when fitted on a subset (--sample, --one-per-config).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from eval.predict import CALIBRATION, CALL_CONSTANTS, calibration, hardware
 from eval.predict import fit as fitting
-from eval.predict import measurements, parallel, sweep
+from eval.predict import launch_table, measurements, parallel, sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
 from eval.predict.predictions import SweepPredictor, predict_rows
@@ -76,8 +77,15 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def subset(rows: list[Row], args) -> list[Row]:
+    """The rows --sample or --one-per-config asks for (all of them without either)."""
+    if args.one_per_config:
+        return measurements.one_per_config(rows, args.seed)
+    return measurements.sample(rows, args.sample, args.seed)
+
+
 def evaluate(args) -> int:
-    rows = measurements.sample(measurements.read(Path(args.evaluate)), args.sample, args.seed)
+    rows = subset(measurements.read(Path(args.evaluate)), args)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
         launches, cost = predict_rows(rows, SweepPredictor(call, hardware()))
@@ -86,6 +94,10 @@ def evaluate(args) -> int:
     print(f"cost: {cost.summary()}")
     if args.json:
         Path(args.json).write_text(json.dumps(evaluation(rows, predicted, refused), indent=2) + "\n")
+    if args.launches:
+        records = launch_table.table(rows, launches, predicted, launch_table.descriptors(call, rows))
+        launch_table.write(Path(args.launches), records)
+        print(launch_table.summary(records))
     return 0
 
 
@@ -139,12 +151,12 @@ def fit(args) -> int:
     params = parameters()
     if not params:
         raise ValueError("calibration.yaml names no constant under fit:")
-    rows = measurements.sample(measurements.read(measurements.CALIBRATION_SET), args.sample, args.seed)
+    rows = subset(measurements.read(measurements.CALIBRATION_SET), args)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
         report = fitting.fit(model(rows, call), [r.gemm_kernel_us for r in rows], [r.shape_name for r in rows], params)
     print_fit(report, params)
-    if args.sample is None:
+    if args.sample is None and not args.one_per_config:
         write_fitted(report.constants)
         print(f"wrote the fitted values to {CALIBRATION}")
     else:
@@ -171,9 +183,15 @@ def make_parser() -> argparse.ArgumentParser:
                            "with leave-one-shape-out errors")
     parser.add_argument("--source", required=True, metavar="DIR",
                         help="your clone of Snektron/gpumode-amd-fp8-mm (the measured kernel's repository)")
-    parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N rows (default: every row)")
-    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    subset = parser.add_mutually_exclusive_group()
+    subset.add_argument("--sample", type=int, metavar="N", help="a random sample of N rows (default: every row)")
+    subset.add_argument("--one-per-config", action="store_true",
+                        help="one row of each configuration, its shape drawn with --seed (every configuration once)")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's or the drawn shapes' seed (default 0)")
     parser.add_argument("--json", metavar="OUT", help="--evaluate: write median_abs_error, spearman, refused, points")
+    parser.add_argument("--launches", metavar="OUT",
+                        help="--evaluate: a CSV of every row's prediction and GEMM occupancy, the engine's beside the "
+                             "kernel descriptor's")
     parser.add_argument("--address", metavar="RAY_ADDRESS", help="run on this Ray cluster (default: a local one)")
     parser.add_argument("--cpus", type=int, metavar="N", help="local Ray: CPUs to use (default: all)")
     return parser
@@ -182,8 +200,8 @@ def make_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
-    if args.json and args.fit:
-        parser.error("--json goes with --evaluate")
+    if (args.json or args.launches) and args.fit:
+        parser.error("--json and --launches go with --evaluate")
     started = time.monotonic()
     try:
         status = fit(args) if args.fit else evaluate(args)

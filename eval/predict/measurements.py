@@ -3,6 +3,7 @@ with a clear error for a bad file, and the seeded sample an evaluation may take.
 
     rows = read(path)               # every row, validated
     rows = sample(rows, 1000, seed) # a deterministic random subset, in file order
+    rows = one_per_config(rows, seed) # every configuration once, on a shape drawn for it
 """
 from __future__ import annotations
 
@@ -104,3 +105,13 @@ def sample(rows: list[Row], count: int | None, seed: int) -> list[Row]:
         if len(chosen) == count:
             break
     return [rows[i] for i in sorted(chosen)]
+
+
+def one_per_config(rows: list[Row], seed: int) -> list[Row]:
+    """One row of each configuration, drawn with `seed` among its rows (its shapes), in file
+    order: every configuration built and launched once, at a ninth of the predictions."""
+    by_config: dict[Config, list[Row]] = {}
+    for row in rows:
+        by_config.setdefault(row.config, []).append(row)
+    draw = random.Random(seed)
+    return sorted((draw.choice(by_config[config]) for config in sorted(by_config)), key=lambda row: row.line)

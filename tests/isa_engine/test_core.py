@@ -315,6 +315,38 @@ def test_lds_read_past_the_allocation_reads_zero_and_is_a_diagnostic(engine, mic
     assert "reads 0 as on gfx942" in message and f"micro_kernels.hip:{line}" in message
 
 
+STANDIN_LOAD = r"""
+#include <hip/hip_runtime.h>
+#include <rocwmma/rocwmma.hpp>
+
+// A 32x32 float accumulator tile loaded from `offset` floats into a 4 KiB LDS array (its whole
+// allocation): with an offset, the stand-in's load_matrix_sync reads past the allocation.
+extern "C" __global__ void standin_load_past(float* out, int offset) {
+  __shared__ float tile[1024];
+  for (int i = threadIdx.x; i < 1024; i += 64) tile[i] = i;
+  __syncthreads();
+  rocwmma::fragment<rocwmma::accumulator, 32, 32, 16, float> acc;
+  rocwmma::load_matrix_sync(acc, tile + offset, 32, rocwmma::mem_row_major);  // the user's line
+  rocwmma::store_matrix_sync(out, acc, 32, rocwmma::mem_row_major);
+}
+"""
+
+
+def test_a_diagnostic_inside_a_stand_in_header_names_the_users_line(engine, tmp_path):
+    """The access is an instruction of rocwmma.hpp (ours) inlined into the kernel: the diagnostic
+    names the user's call, never a line of our header."""
+    source = tmp_path / "standin_user.hip"
+    source.write_text(STANDIN_LOAD)
+    handle = engine.load(harness.compile_source(source, flags=("-gline-tables-only",)))
+    out = torch.zeros(1024, dtype=torch.float32)
+    engine.diagnostics()
+    engine.launch(handle, "standin_load_past", (1,), (64,), [ptr(out), ctypes.c_int(64)])
+    assert torch.equal(out[:960], torch.arange(64, 1024, dtype=torch.float32)) and not out[960:].any()
+    line = next(i for i, text in enumerate(STANDIN_LOAD.splitlines(), 1) if "the user's line" in text)
+    ((count, message),) = diagnosed(engine, "LDS outside the allocation")
+    assert f"standin_user.hip:{line}" in message and "rocwmma" not in message
+
+
 def test_lds_read_past_the_allocation_fails_when_strict(engine, micro, strict):
     out = torch.zeros(64, dtype=torch.int32)
     with pytest.raises(harness.EngineError, match="past the workgroup's 512 bytes"):

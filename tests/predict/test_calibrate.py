@@ -5,6 +5,7 @@ generated from a clone's source. The engine is stubbed here: tests/predict/test_
 runs the Ray path, the real build is exercised by the slow test at the end."""
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -14,6 +15,7 @@ import pytest
 
 from eval.predict import calibrate, fit, measurements, predictions, sweep
 from eval.predict.parallel import Failed
+from toolchain import code_object
 
 HEADER = ",".join(measurements.COLUMNS)  # the calibration set's own order
 CONFIG = "64,64,128,32,32,16,1,1,256"  # block_m..block_size in the schema's order
@@ -85,6 +87,15 @@ def test_a_sample_draws_whole_configurations_with_every_shape_they_were_measured
     assert len(configs) < 130  # not the ~360 a row-by-row sample touches
 
 
+def test_one_row_per_configuration_covers_every_configuration_on_drawn_shapes():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    chosen = measurements.one_per_config(rows, 0)
+    assert len(chosen) == len({r.config for r in rows}) == len({r.config for r in chosen})
+    assert [r.line for r in chosen] == sorted(r.line for r in chosen)
+    assert len({r.shape for r in chosen}) == 9  # shapes drawn, not always a config's first row
+    assert measurements.one_per_config(rows, 0) == chosen != measurements.one_per_config(rows, 1)
+
+
 def test_spearman_matches_a_hand_computed_case_with_a_tie():
     # ranks of y = [5, 6, 7, 8, 7]: [1, 2, 3.5, 5, 3.5]; deviations from 3: x -2..2, y -2 -1 .5 2 .5
     # sum xy = 4 + 1 + 0 + 2 + 1 = 8, sum xx = 10, sum yy = 9.5 -> 8 / sqrt(95)
@@ -144,6 +155,27 @@ def test_evaluate_writes_exactly_the_four_keys_and_counts_refusals(tmp_path, stu
     assert result["spearman"] == {"1024x512x256": pytest.approx(1.0), "6144x512x256": None}
     table = capsys.readouterr().out
     assert "refused row 5: IsaFault: no" in table
+
+
+def test_the_launch_table_sets_the_engines_occupancy_beside_the_descriptors(tmp_path, stub_engine, monkeypatch,
+                                                                            capsys):
+    """--launches: a row per CSV row; the GEMM kernel's workgroups per CU from the engine beside
+    machine.occupancy of its descriptor (128 unified VGPRs, 256 threads: 4 per CU)."""
+    kernel = code_object.Kernel("_Z6kernelILi256E", lds_bytes=16384, scratch_bytes=0, unified_vgprs=128,
+                                accum_offset=64, sgprs=40, metadata_vgprs=128, metadata_agprs=64)
+    monkeypatch.setattr(calibrate.launch_table, "descriptors", lambda call, rows: {kernel.name: kernel})
+    engine_says = [dict(launch, workgroups_per_cu=4) for launch in _launches(11.0)]
+    wrong = [dict(launch, workgroups_per_cu=1) for launch in _launches(30.0)]
+    stub_engine.update({2: engine_says, 3: wrong, 4: Failed("IsaFault: no\nmore")})
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0), _row(2, "1024,512,256", 20.0), _row(3, "6144,512,256", 5.0))
+    out = tmp_path / "launches.csv"
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--launches", str(out)]) == 0
+    records = list(csv.DictReader(out.open()))
+    assert [(r["results_line"], r["workgroups_per_cu"], r["descriptor_workgroups_per_cu"], r["refused"])
+            for r in records] == [("2", "4", "4", ""), ("3", "1", "4", ""), ("4", "", "", "IsaFault: no")]
+    assert records[0]["occupancy_limiter"] and records[0]["unified_vgprs"] == "128"
+    assert "occupancy: 1 of 2 launched rows place as many workgroups per CU as their kernel descriptor allows " \
+           "(1 refused" in capsys.readouterr().out
 
 
 def test_evaluation_never_changes_the_calibration_file(tmp_path, stub_engine):

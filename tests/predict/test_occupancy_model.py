@@ -3,12 +3,16 @@ once), one-wave workgroups filling every wave slot, and the same answer as the o
 and the HIP runtime's occupancy query (all call machine/occupancy.h)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
 
 import isa_engine
+import machine
 from eval.isa import report
 from eval.predict import hardware, predict
+from toolchain import code_object
 
 HIP = r"""
 #include <hip/hip_runtime.h>
@@ -105,3 +109,15 @@ def test_one_wave_workgroups_run_side_by_side_on_all_four_simds(module):
     out = torch.zeros(304 * 64)
     alone, _ = predict(lambda: module.light64(out, 304), hardware())
     assert one["cu_cycles"] <= 1.2 * alone.kernels[0]["cu_cycles"]
+
+
+def test_the_descriptor_read_from_the_code_object_gives_the_engines_placement(module):
+    """toolchain.code_object reads the built file's kernel descriptors (what the MI300X's launch
+    reads): the AGPR-heavy kernel's unified allocation there is the one the timing model used."""
+    path = Path(module.__file__).parent / "hip.gfx942.co"
+    kernels = {k.name: k for k in code_object.kernels(path)}
+    timing = timed(module.heavy256, 256)
+    heavy = kernels[timing["symbol"]]
+    assert (heavy.unified_vgprs, heavy.metadata_agprs, heavy.accum_offset) == (152, 128, 20)
+    occ = machine.occupancy(heavy.unified_vgprs, heavy.sgprs, heavy.lds_bytes, 256)
+    assert occ.workgroups_per_cu == timing["workgroups_per_cu"] == 3 and occ.limiter == "VGPRs"

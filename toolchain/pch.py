@@ -1,0 +1,58 @@
+"""Precompiled headers: torch's headers parsed once per machine instead of once per build.
+
+Parsing torch/extension.h is most of a small C++ build (~20 s here); a translation unit that
+starts with the same includes, compiled with the same flags, reads them from a PCH in a few
+seconds. Both engines use this: the source engine for its prelude (torch + its HIP runtime),
+the ISA engine for the bindings file (main.cpp) of every load_inline build.
+
+    pch = precompiled(command, "#include <torch/extension.h>\n", folder, "bindings", generation)
+    # -> folder/bindings_<generation>_<hash of command and text>.pch, or None when it does not build
+
+A PCH is only valid for the exact flags it was made with, so the command is part of its name.
+`generation` names what else it was made from (our headers, torch's version): PCHs of the same
+tag from another generation are removed when a new one is built (they are ~150 MB each).
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+
+def precompiled(command: list[str], text: str, folder: Path, tag: str, generation: str) -> Path | None:
+    """The PCH of `text` compiled by `command` (a compiler and its flags, ending before the
+    input), built once and shared by every process; None when it does not build."""
+    key = hashlib.sha256("\0".join([*command, text]).encode()).hexdigest()[:16]
+    pch = folder / f"{tag}_{generation}_{key}.pch"
+    if pch.exists():
+        return pch
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(pch.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # processes needing the same PCH take turns: one builds it
+        return pch if pch.exists() else _build(command, text, folder, tag, generation, pch)
+
+
+def _build(command: list[str], text: str, folder: Path, tag: str, generation: str, pch: Path) -> Path | None:
+    for stale in folder.glob(f"{tag}_*"):
+        if not stale.name.startswith(f"{tag}_{generation}_") and stale.suffix != ".lock":
+            stale.unlink(missing_ok=True)
+    header = pch.with_suffix(".h")
+    header_tmp, pch_tmp = (pch.with_suffix(f".{os.getpid()}.{ext}.tmp") for ext in ("h", "pch"))
+    try:
+        # NOTE: clang checks the mtime of every input of a PCH: the header is created once,
+        # atomically, and never rewritten (another process may be building from it).
+        header_tmp.write_text(text)
+        with contextlib.suppress(FileExistsError):
+            os.link(header_tmp, header)
+        subprocess.run([*command, "-x", "c++-header", str(header), "-o", str(pch_tmp)], check=True,
+                       capture_output=True, timeout=600)
+        os.replace(pch_tmp, pch)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        header_tmp.unlink(missing_ok=True)
+        pch_tmp.unlink(missing_ok=True)
+    return pch
