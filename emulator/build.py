@@ -22,7 +22,7 @@ from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
-from toolchain.pch import precompiled
+from toolchain.pch import is_stale, precompiled
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -215,7 +215,7 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             try:
                 return compile_with(flags + (["-include-pch", str(pch)] if pch else []))
             except RuntimeError as e:
-                if not pch or ("precompiled header" not in str(e) and ".pch" not in str(e)):
+                if not pch or not is_stale(str(e)):
                     raise
                 pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
                 return compile_with(flags)

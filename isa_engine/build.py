@@ -33,7 +33,7 @@ from toolchain import diagnostics, source
 from toolchain.capture import LoadInlineCall
 from toolchain.cpp_text import host_view
 from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
-from toolchain.pch import precompiled
+from toolchain.pch import is_stale, precompiled
 from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
                              load_inline_flags)
 
@@ -249,9 +249,15 @@ def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Pa
     (build_dir / "main.cpp").write_text(ext.main_cpp)
     objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
     progress(f"compiling {ext.name} (bindings) ...")
+    bindings = [CLANG, *ext.cpp_flags, "-c", "main.cpp", "-o", "main.o"]
     pch = bindings_pch(ext)
-    run("the bindings compile", [CLANG, *ext.cpp_flags, *(["-include-pch", str(pch)] if pch else []), "-c", "main.cpp",
-                                 "-o", "main.o"], build_dir, ext.verbose)
+    try:
+        run("the bindings compile", bindings + (["-include-pch", str(pch)] if pch else []), build_dir, ext.verbose)
+    except IsaBuildError as exc:
+        if not pch or not is_stale(str(exc)):
+            raise
+        pch.unlink(missing_ok=True)  # no longer fits (a header changed since): rebuilt next time
+        run("the bindings compile", bindings, build_dir, ext.verbose)
     objects.insert(0, build_dir / "main.o")
     torch_lib = torch_library_dir()
     partial = library.with_suffix(".tmp")

@@ -18,8 +18,19 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import subprocess
 from pathlib import Path
+
+
+# What clang says when a PCH no longer fits (a header changed, torch reinstalled, other flags): the
+# build is retried without it. Any other failure is the user's; the command line names the .pch
+# file, so its mere mention says nothing.
+_STALE = re.compile(r"precompiled header|PCH file|AST file")
+
+
+def is_stale(compiler_output: str) -> bool:
+    return bool(_STALE.search(compiler_output))
 
 
 def precompiled(command: list[str], text: str, folder: Path, tag: str, generation: str) -> Path | None:

@@ -150,6 +150,20 @@ def test_precompiled_prelude_only_for_flags_that_keep_it_valid(monkeypatch):
     assert prelude_pch(BASE_FLAGS, ["-DX=1"]) is None
 
 
+def test_a_users_build_error_leaves_the_precompiled_prelude_in_place():
+    """The failed command names the .pch file: that alone must not count as a stale prelude
+    (each must-fail build then cost a prelude rebuild and a second compile without it)."""
+    import emulator
+    from emulator.build import BASE_FLAGS, prelude_pch
+    pch = prelude_pch(BASE_FLAGS, [])
+    assert pch is not None
+    built = pch.stat().st_mtime_ns
+    with pytest.raises(EmulatorBuildError, match="undeclared identifier 'not_declared'"):
+        emulator.load_inline("pch_kept_probe", "void f();", "__global__ void k(int* x) { x[0] = not_declared; }\n"
+                             "void f() {}", functions=["f"])
+    assert pch.exists() and pch.stat().st_mtime_ns == built
+
+
 def test_cpp_extension_load_of_source_files():
     import emulator
     from tests.emulator.conftest import DATA
