@@ -16,7 +16,8 @@ from eval.predict.parallel import Failed
 from eval.predict.predictions import batches
 from toolchain import code_object
 
-FIELDS = ("results_line", "shape", "config", "measured_us", "predicted_us", "workgroups_per_cu",
+FIELDS = ("csv_line", "shape", "config", "measured_us", "predicted_us", "cu_us", "l2_floor_us", "hbm_floor_us",
+          "busiest_cu_workgroups", "workgroups_per_cu",
           "descriptor_workgroups_per_cu", "occupancy_limiter", "unified_vgprs", "sgprs", "lds_bytes", "scratch_bytes",
           "refused")
 
@@ -38,14 +39,16 @@ def table(rows: list[Row], launches: dict, predicted: list[float | None],
           kernels: dict[str, code_object.Kernel]) -> list[dict]:
     out = []
     for row, us in zip(rows, predicted):
-        record = {"results_line": row.line, "shape": row.shape_name, "config": row.config.name,
+        record = {"csv_line": row.line, "shape": row.shape_name, "config": row.config.name,
                   "measured_us": row.gemm_kernel_us, "predicted_us": "" if us is None else round(us, 3)}
         outcome = launches[row.line]
         if isinstance(outcome, Failed):
             record["refused"] = outcome.reason.splitlines()[0][:200]
         else:
             gemm = outcome[-1]
-            record["workgroups_per_cu"] = gemm["workgroups_per_cu"]
+            record.update({key: round(gemm[key], 3) if isinstance(gemm[key], float) else gemm[key]
+                           for key in ("cu_us", "l2_floor_us", "hbm_floor_us", "busiest_cu_workgroups",
+                                       "workgroups_per_cu") if key in gemm})
             kernel = kernels.get(gemm["symbol"])
             if kernel is not None:
                 occ = machine.occupancy(kernel.unified_vgprs, kernel.sgprs, kernel.lds_bytes, row.config.block_size)

@@ -171,7 +171,7 @@ def test_the_launch_table_sets_the_engines_occupancy_beside_the_descriptors(tmp_
     out = tmp_path / "launches.csv"
     assert calibrate.main(["--evaluate", str(path), "--source", ".", "--launches", str(out)]) == 0
     records = list(csv.DictReader(out.open()))
-    assert [(r["results_line"], r["workgroups_per_cu"], r["descriptor_workgroups_per_cu"], r["refused"])
+    assert [(r["csv_line"], r["workgroups_per_cu"], r["descriptor_workgroups_per_cu"], r["refused"])
             for r in records] == [("2", "4", "4", ""), ("3", "1", "4", ""), ("4", "", "", "IsaFault: no")]
     assert records[0]["occupancy_limiter"] and records[0]["unified_vgprs"] == "128"
     assert "occupancy: 1 of 2 launched rows place as many workgroups per CU as their kernel descriptor allows " \
