@@ -22,7 +22,7 @@ from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
-from toolchain.pch import is_stale, precompiled
+from toolchain.pch import compile_with, precompiled
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
 COMPILER = os.environ.get("EMU_CXX", "clang++-19")
@@ -203,7 +203,7 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             if not path.exists() or path.read_text() != text:
                 path.write_text(text)
 
-        def compile_with(cflags):
+        def torch_build(cflags):
             # NOTE: torch's own load, bound when the emulator was imported: the harness's worker
             # replaces cpp_extension.load with the engine's drop-in for the submission. Never
             # verbose: torch then prints the compiler's output instead of raising it with the error.
@@ -212,13 +212,7 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
                                       build_directory=str(build_dir), verbose=False, with_cuda=False,
                                       is_python_module=is_python_module, keep_intermediates=keep_intermediates)
         try:
-            try:
-                return compile_with(flags + (["-include-pch", str(pch)] if pch else []))
-            except RuntimeError as e:
-                if not pch or not is_stale(str(e)):
-                    raise
-                pch.unlink(missing_ok=True)  # stale (e.g. torch reinstalled): rebuilt next time
-                return compile_with(flags)
+            return compile_with(pch, lambda pch_flags: torch_build(flags + pch_flags))
         except RuntimeError as e:
             # torch compiles C++ and HIP sources separately: names defined in both are legal there
             if not split and cpp_sources and cuda_sources and "redefinition of" in str(e):

@@ -15,8 +15,6 @@ launch the host code makes runs on the ISA engine. Builds are cached by a hash o
 """
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
 import hashlib
 import os
@@ -33,7 +31,8 @@ from toolchain import diagnostics, source
 from toolchain.capture import LoadInlineCall
 from toolchain.cpp_text import host_view
 from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
-from toolchain.pch import is_stale, precompiled
+from toolchain.lock import exclusive
+from toolchain.pch import compile_with, precompiled
 from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
                              load_inline_flags)
 
@@ -77,19 +76,6 @@ def _headers_digest() -> str:
 
 def progress(message: str) -> None:
     print(f"isa: {message}", file=sys.stderr, flush=True)
-
-
-@contextlib.contextmanager
-def exclusive(directory: Path):
-    """Holds `directory`.lock while a build writes there: processes building the same inputs at
-    once (parallel prediction tasks) take turns, and the later ones find the finished build."""
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.with_name(directory.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def torch_library_dir() -> str:
@@ -249,15 +235,9 @@ def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Pa
     (build_dir / "main.cpp").write_text(ext.main_cpp)
     objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
     progress(f"compiling {ext.name} (bindings) ...")
-    bindings = [CLANG, *ext.cpp_flags, "-c", "main.cpp", "-o", "main.o"]
-    pch = bindings_pch(ext)
-    try:
-        run("the bindings compile", bindings + (["-include-pch", str(pch)] if pch else []), build_dir, ext.verbose)
-    except IsaBuildError as exc:
-        if not pch or not is_stale(str(exc)):
-            raise
-        pch.unlink(missing_ok=True)  # no longer fits (a header changed since): rebuilt next time
-        run("the bindings compile", bindings, build_dir, ext.verbose)
+    compile_with(bindings_pch(ext), lambda pch_flags: run(
+        "the bindings compile", [CLANG, *ext.cpp_flags, *pch_flags, "-c", "main.cpp", "-o", "main.o"], build_dir,
+        ext.verbose))
     objects.insert(0, build_dir / "main.o")
     torch_lib = torch_library_dir()
     partial = library.with_suffix(".tmp")

@@ -15,12 +15,13 @@ tag from another generation are removed when a new one is built (they are ~150 M
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import re
 import subprocess
 from pathlib import Path
+
+from toolchain.lock import exclusive
 
 
 # What clang says when a PCH no longer fits (a header changed, torch reinstalled, other flags): the
@@ -33,6 +34,21 @@ def is_stale(compiler_output: str) -> bool:
     return bool(_STALE.search(compiler_output))
 
 
+def compile_with(pch: Path | None, compile):
+    """compile(extra_flags) with `pch` included (no PCH: without); when clang says the PCH is
+    stale, the PCH is removed (rebuilt next time) and the compile runs again without it. Any
+    other failure is raised as it came."""
+    if pch is None:
+        return compile([])
+    try:
+        return compile(["-include-pch", str(pch)])
+    except Exception as exc:
+        if not is_stale(str(exc)):
+            raise
+        pch.unlink(missing_ok=True)
+        return compile([])
+
+
 def precompiled(command: list[str], text: str, folder: Path, tag: str, generation: str) -> Path | None:
     """The PCH of `text` compiled by `command` (a compiler and its flags, ending before the
     input), built once and shared by every process; None when it does not build."""
@@ -40,9 +56,7 @@ def precompiled(command: list[str], text: str, folder: Path, tag: str, generatio
     pch = folder / f"{tag}_{generation}_{key}.pch"
     if pch.exists():
         return pch
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(pch.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # processes needing the same PCH take turns: one builds it
+    with exclusive(pch):  # processes needing the same PCH take turns: one builds it
         return pch if pch.exists() else _build(command, text, folder, tag, generation, pch)
 
 

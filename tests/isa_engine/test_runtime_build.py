@@ -76,7 +76,7 @@ def test_processes_building_the_same_extension_take_turns(tmp_path):
     import threading
     import time
 
-    from isa_engine.build import exclusive
+    from toolchain.lock import exclusive
 
     order = []
 
