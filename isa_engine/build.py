@@ -11,7 +11,9 @@ because Debian ships no clang-offload-bundler:
   main.cpp --clang++--> main.o;   main.o hip.o --link--> <module>.so  (needs libisa_hip.so)
 
 libisa_hip.so (isa_engine/core + isa_engine/runtime) stands where libamdhip64 would: every
-launch the host code makes runs on the ISA engine. Builds are cached by a hash of their inputs.
+launch the host code makes runs on the ISA engine. Builds are cached by a hash of their inputs:
+the compiled objects by the sources, flags and headers alone, the linked module by those and the
+runtime, so a change to the engine relinks a cached build instead of compiling it again.
 """
 from __future__ import annotations
 
@@ -62,9 +64,10 @@ class Extension:
     build_directory: Path | None = None
     verbose: bool = False
 
-    def digest(self, runtime: Path) -> str:
+    def digest(self) -> str:
+        """The compiled objects' key: everything but the runtime they are linked with."""
         parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
-                 *self.ldflags, str(runtime), _headers_digest()]
+                 *self.ldflags, _headers_digest()]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
@@ -196,7 +199,7 @@ def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags
                      Path(build_directory) if build_directory else None, verbose)
 
 
-def _compile_hip(ext: Extension, build_dir: Path) -> Path:
+def _compile_hip(ext: Extension, build_dir: Path) -> None:
     (build_dir / "hip.hip").write_text(ext.hip)
     try:
         device_libs = [f"--rocm-device-lib-path={device_lib_dir()}"]
@@ -213,32 +216,44 @@ def _compile_hip(ext: Extension, build_dir: Path) -> Path:
     run("the host compile", [*hip, "--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", "hip.hipfb",
                              "-c", "hip.hip", "-o", "hip.o"], build_dir, ext.verbose)
     progress(f"compiled {ext.name}'s HIP source in {time.monotonic() - started:.0f} s")
-    return build_dir / "hip.o"
 
 
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
-    """Builds (or finds in the cache) the extension; returns (.so path, module name)."""
-    cached_name = f"{ext.name}_isa_{ext.digest(runtime)}"
+    """Builds (or finds in the cache) the extension; returns (.so path, module name). The build
+    directory holds the objects, compiled once; each runtime gets its own link of them."""
+    cached_name = f"{ext.name}_isa_{ext.digest()}"
     build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name
-    library = build_dir / f"{cached_name}.so"
+    library = build_dir / f"{cached_name}_{runtime.parent.name}.so"
     # NOTE: the module keeps load_inline's name, as torch's does: a source's own
     # PYBIND11_MODULE(<that name>, m) must define the PyInit_ the import looks for.
     if not library.exists():
         with exclusive(build_dir):
             if not library.exists():
-                _build_extension(ext, runtime, build_dir, library)
+                _link(ext, runtime, _compile(ext, build_dir), build_dir, library)
     return library, ext.name
 
 
-def _build_extension(ext: Extension, runtime: Path, build_dir: Path, library: Path) -> None:
+def _compile(ext: Extension, build_dir: Path) -> list[Path]:
+    """main.o (and hip.o), compiled unless an earlier build of the same inputs left them (its
+    digest is written last, once they are whole: a build directory given by the caller may hold
+    another source's objects)."""
+    done = build_dir / "objects.digest"
+    objects = [build_dir / "main.o"] + ([build_dir / "hip.o"] if ext.hip is not None else [])
+    if done.exists() and done.read_text() == ext.digest():
+        return objects
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / "main.cpp").write_text(ext.main_cpp)
-    objects = [_compile_hip(ext, build_dir)] if ext.hip is not None else []
+    if ext.hip is not None:
+        _compile_hip(ext, build_dir)
     progress(f"compiling {ext.name} (bindings) ...")
     compile_with(bindings_pch(ext), lambda pch_flags: run(
         "the bindings compile", [CLANG, *ext.cpp_flags, *pch_flags, "-c", "main.cpp", "-o", "main.o"], build_dir,
         ext.verbose))
-    objects.insert(0, build_dir / "main.o")
+    done.write_text(ext.digest())
+    return objects
+
+
+def _link(ext: Extension, runtime: Path, objects: list[Path], build_dir: Path, library: Path) -> None:
     torch_lib = torch_library_dir()
     partial = library.with_suffix(".tmp")
     run("linking", [CLANG, "-shared", *map(str, objects), "-o", str(partial),

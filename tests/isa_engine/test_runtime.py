@@ -157,6 +157,16 @@ def test_a_second_load_comes_from_the_cache(module, capfd):
     assert "compiling" not in capfd.readouterr().err
 
 
+def test_another_runtime_relinks_the_compiled_objects_without_compiling_them_again(module, capfd):
+    ext = build.extension("isa_runtime_probe", CPP, HIP, FUNCTIONS, extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
+    engine = build.runtime_library()  # the real engine: another runtime than the double the fixture linked
+    capfd.readouterr()
+    relinked, _ = build.build(ext, engine)
+    assert "compiling" not in capfd.readouterr().err
+    assert relinked != build.build(ext, build.runtime_library([DOUBLE]))[0]
+    assert relinked.parent == Path(module.__file__).parent  # one build directory, one link per runtime
+
+
 def test_a_hip_call_the_runtime_lacks_is_named_at_load():
     hip = "void pci(char* id) { (void)hipDeviceGetPCIBusId(id, 16, 0); }"
     ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"])
