@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -464,8 +463,7 @@ def source_engine_modules():
     HIP compiles device code: emulator.build.BASE_FLAGS)."""
     from kernels import emulate
 
-    folder = Path(tempfile.mkdtemp(prefix="isa_vs_source_"))
-    return {variant: emulate.load_packed(variant, folder) for variant in VARIANTS}
+    return {variant: emulate.load_packed(variant) for variant in VARIANTS}
 
 
 def _both_engines(engine, module, variant, tile_index, case):
