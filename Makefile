@@ -12,9 +12,10 @@ setup:
 run: setup
 	$(PYTHON) eval/run.py $(ARGS)
 
-# The whole suite (what CI runs), test files spread over every core (JOBS=0: in this one process).
+# The whole suite (what CI runs), test files spread over every core (JOBS=0: in this one process),
+# the longest first (tests/conftest.py).
 test: setup
-	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The edit-test loop's tier: the tests tests/conftest.py marks quick.
 test-quick: setup
