@@ -5,6 +5,7 @@ intercepted (toolchain.capture), so computed sources, every load_inline option, 
 import time, LLVM intrinsics declared by __asm label, inline assembly, library headers this
 machine cannot have and torch's real host API all reach clang as they would reach hipcc."""
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,12 @@ from toolchain.hipcc import device_compile_command
 STYLES = Path(__file__).parent / "data" / "styles"
 
 
+@functools.cache
+def _report(name: str) -> tuple:
+    """The report of one style, compiled once for the tests that read it (a compile is ~10 s)."""
+    return tuple(report(STYLES / name))
+
+
 def _line_of(path: Path, marker: str) -> int:
     return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if marker in line)
 
@@ -32,7 +39,7 @@ def _line_of(path: Path, marker: str) -> int:
     ("beside/load_submission.py", "loaded_kernel"),    # a .cu beside it, through cpp_extension.load
 ])
 def test_computed_sources_compile(submission, kernel):
-    (report_row,) = report(STYLES / submission)
+    (report_row,) = _report(submission)
     assert report_row.name == kernel
 
 
@@ -42,7 +49,7 @@ def test_a_file_named_eval_py_beside_the_submission_does_not_hide_the_harness():
 
 
 def test_templated_source_is_the_one_compiled():
-    (kernel,) = report(STYLES / "replace_submission.py")
+    (kernel,) = _report("replace_submission.py")
     assert kernel.workgroup_size == 128 and kernel.lds_bytes == 128 * 4  # @THREADS@ became 128
 
 
