@@ -85,17 +85,18 @@ def subset(rows: list[Row], args) -> list[Row]:
 
 
 def evaluate(args) -> int:
-    rows = subset(measurements.read(Path(args.evaluate)), args)
+    every = measurements.read(Path(args.evaluate))
+    rows, universe = subset(every, args), [row.config for row in every]
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
-        launches, cost = predict_rows(rows, SweepPredictor(call, hardware()))
+        launches, cost = predict_rows(rows, SweepPredictor(call, hardware()), universe)
     predicted, refused = predicted_us(rows, launches, calibration()["fitted"])
     print_evaluation(rows, predicted, refused)
     print(f"cost: {cost.summary()}")
     if args.json:
         Path(args.json).write_text(json.dumps(evaluation(rows, predicted, refused), indent=2) + "\n")
     if args.launches:
-        records = launch_table.table(rows, launches, predicted, launch_table.descriptors(call, rows))
+        records = launch_table.table(rows, launches, predicted, launch_table.descriptors(call, rows, universe))
         launch_table.write(Path(args.launches), records)
         print(launch_table.summary(records))
     return 0
@@ -109,15 +110,16 @@ def parameters() -> list[fitting.Parameter]:
     return [fitting.Parameter.of(name, entry) for name, entry in entries.items()]
 
 
-def model(rows: list[Row], call):
-    """constants -> each row's predicted time; predictions rerun only for new timing-model settings."""
+def model(rows: list[Row], call, universe: list | None = None):
+    """constants -> each row's predicted time; predictions rerun only for new timing-model settings
+    (with the builds of `universe`'s batches, as predict_rows deals them)."""
     cache: dict[tuple, dict] = {}
 
     def predict(constants: dict) -> list[float | None]:
         engine = {k: v for k, v in constants.items() if k not in CALL_CONSTANTS}
         key = tuple(sorted(engine.items()))
         if key not in cache:
-            cache[key], cost = predict_rows(rows, SweepPredictor(call, hardware(engine)))
+            cache[key], cost = predict_rows(rows, SweepPredictor(call, hardware(engine)), universe)
             print(f"predicted at {engine or 'the stored settings'}: {cost.summary()}", file=sys.stderr)
         return predicted_us(rows, cache[key], {**calibration()["fitted"], **constants})[0]
     return predict
@@ -151,10 +153,12 @@ def fit(args) -> int:
     params = parameters()
     if not params:
         raise ValueError("calibration.yaml names no constant under fit:")
-    rows = subset(measurements.read(measurements.CALIBRATION_SET), args)
+    every = measurements.read(measurements.CALIBRATION_SET)
+    rows = subset(every, args)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
-        report = fitting.fit(model(rows, call), [r.gemm_kernel_us for r in rows], [r.shape_name for r in rows], params)
+        report = fitting.fit(model(rows, call, [r.config for r in every]), [r.gemm_kernel_us for r in rows],
+                             [r.shape_name for r in rows], params)
     print_fit(report, params)
     if args.sample is None and not args.one_per_config:
         write_fitted(report.constants)

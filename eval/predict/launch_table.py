@@ -13,7 +13,8 @@ import toolchain
 from eval.predict import sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
-from eval.predict.predictions import batches
+from eval.predict.predictions import needed_batches
+from eval.predict.sweep import Config
 from toolchain import code_object
 
 FIELDS = ("csv_line", "shape", "config", "measured_us", "predicted_us", "cu_us", "l2_floor_us", "hbm_floor_us",
@@ -22,10 +23,12 @@ FIELDS = ("csv_line", "shape", "config", "measured_us", "predicted_us", "cu_us",
           "refused")
 
 
-def descriptors(call: sweep.LoadInlineCall, rows: list[Row]) -> dict[str, code_object.Kernel]:
-    """Every kernel of the evaluation's builds by symbol (builds that failed have none)."""
+def descriptors(call: sweep.LoadInlineCall, rows: list[Row], universe: list[Config] | None = None
+                ) -> dict[str, code_object.Kernel]:
+    """Every kernel of the evaluation's builds by symbol (builds that failed have none); `universe`
+    as the evaluation was given it (predictions.needed_batches)."""
     found: dict[str, code_object.Kernel] = {}
-    for batch in batches([row.config for row in rows]):
+    for batch in needed_batches(rows, universe):
         try:
             module = sweep.build(call, batch)  # built by the evaluation: found in the engine's cache
         except Exception:  # the build failed: its rows are refused with the reason already

@@ -101,12 +101,21 @@ def _predict(built: tuple[str | None, float], predictor, configs: list[Config], 
     return results
 
 
-def predict_rows(rows: list[Row], predictor) -> tuple[dict[int, list[dict] | Failed], Cost]:
-    """Every row's timed launches (or Failed), by row.line, and what they cost; progress bars
-    on stderr."""
+def needed_batches(rows: list[Row], universe: list[Config] | None = None) -> list[list[Config]]:
+    """The batches holding the rows' configurations, dealt from `universe` (every configuration
+    of the file the rows come from) when given: then any sample of that file is predicted with
+    the builds of the whole file's batches, so a build made once serves every later run."""
+    wanted = {row.config for row in rows}
+    return [batch for batch in batches(list(wanted.union(universe or ()))) if wanted.intersection(batch)]
+
+
+def predict_rows(rows: list[Row], predictor, universe: list[Config] | None = None
+                 ) -> tuple[dict[int, list[dict] | Failed], Cost]:
+    """Every row's timed launches (or Failed), by row.line, and what they cost (batches as
+    needed_batches deals them); progress bars on stderr."""
     import ray
 
-    groups = batches([row.config for row in rows])
+    groups = needed_batches(rows, universe)
     where = {cfg: (b, i) for b, batch in enumerate(groups) for i, cfg in enumerate(batch)}
     shared = ray.put(predictor)
     builds = [parallel.task(_build).remote(shared, batch) for batch in groups]

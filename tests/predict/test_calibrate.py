@@ -96,6 +96,23 @@ def test_one_row_per_configuration_covers_every_configuration_on_drawn_shapes():
     assert measurements.one_per_config(rows, 0) == chosen != measurements.one_per_config(rows, 1)
 
 
+def test_a_sample_is_predicted_with_the_builds_of_the_whole_files_batches(tmp_path, monkeypatch):
+    every = measurements.read(measurements.CALIBRATION_SET)
+    rows = measurements.sample(every, 5, seed=0)
+    whole = predictions.batches([r.config for r in every])
+    used = predictions.needed_batches(rows, [r.config for r in every])
+    assert used and all(batch in whole for batch in used)  # the batches a full run built, not new ones
+    assert {r.config for r in rows} <= {config for batch in used for config in batch}
+    seen = []
+    monkeypatch.setattr(sweep, "build_call", lambda clone: None)
+    monkeypatch.setattr(calibrate.parallel, "session", lambda address, cpus: _Null())
+    monkeypatch.setattr(calibrate, "predict_rows", lambda rows, predictor, universe=None: (
+        seen.append(universe) or {r.line: Failed("stub") for r in rows}, predictions.Cost()))
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0), _row(2, "1024,512,256", 20.0, "64,64,64,32,32,16,1,1,256"))
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--sample", "1"]) == 0
+    assert len(seen[0]) == 2  # the whole file's configurations, though one row was sampled
+
+
 def test_spearman_matches_a_hand_computed_case_with_a_tie():
     # ranks of y = [5, 6, 7, 8, 7]: [1, 2, 3.5, 5, 3.5]; deviations from 3: x -2..2, y -2 -1 .5 2 .5
     # sum xy = 4 + 1 + 0 + 2 + 1 = 8, sum xx = 10, sum yy = 9.5 -> 8 / sqrt(95)
@@ -127,8 +144,8 @@ def stub_engine(monkeypatch):
     outcomes = {}
     monkeypatch.setattr(sweep, "build_call", lambda clone: None)
     monkeypatch.setattr(calibrate.parallel, "session", lambda address, cpus: _Null())
-    monkeypatch.setattr(calibrate, "predict_rows",
-                        lambda rows, predictor: ({r.line: outcomes[r.line] for r in rows}, predictions.Cost()))
+    monkeypatch.setattr(calibrate, "predict_rows", lambda rows, predictor, universe=None: (
+        {r.line: outcomes[r.line] for r in rows}, predictions.Cost()))
     return outcomes
 
 
@@ -163,7 +180,7 @@ def test_the_launch_table_sets_the_engines_occupancy_beside_the_descriptors(tmp_
     machine.occupancy of its descriptor (128 unified VGPRs, 256 threads: 4 per CU)."""
     kernel = code_object.Kernel("_Z6kernelILi256E", lds_bytes=16384, scratch_bytes=0, unified_vgprs=128,
                                 accum_offset=64, sgprs=40, metadata_vgprs=128, metadata_agprs=64)
-    monkeypatch.setattr(calibrate.launch_table, "descriptors", lambda call, rows: {kernel.name: kernel})
+    monkeypatch.setattr(calibrate.launch_table, "descriptors", lambda call, rows, universe=None: {kernel.name: kernel})
     engine_says = [dict(launch, workgroups_per_cu=4) for launch in _launches(11.0)]
     wrong = [dict(launch, workgroups_per_cu=1) for launch in _launches(30.0)]
     stub_engine.update({2: engine_says, 3: wrong, 4: Failed("IsaFault: no\nmore")})
@@ -190,7 +207,7 @@ def test_the_model_reruns_predictions_only_for_new_timing_model_settings(monkeyp
     calls = []
     rows = measurements.read(measurements.CALIBRATION_SET)[:3]
 
-    def predict_rows(rows, predictor):
+    def predict_rows(rows, predictor, universe=None):
         calls.append(predictor.settings["lds_latency"])
         return {r.line: _launches(100.0) for r in rows}, predictions.Cost()
     monkeypatch.setattr(calibrate, "predict_rows", predict_rows)
