@@ -14,8 +14,8 @@
 // `valu_cycles` (transcendentals `trans_cycles`); MFMA occupies the MFMA pipe for its
 // calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
 // complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
-// `lds_bytes_per_clk` per CU with bank conflicts (32 dwords per cycle, distinct dwords of one
-// bank serialise), then `lds_latency`. Vector memory (global and the swizzled scratch of
+// `lds_bytes_per_clk` per CU (that many bytes of dwords a cycle, in lane order; distinct dwords
+// of one bank serialise), then `lds_latency`. Vector memory (global and the swizzled scratch of
 // spills) moves 64-byte segments through a 32 KB LRU vector L1 (loads allocate 128-byte
 // lines, stores write through); missed lines are served by the L2, the Infinity Cache or HBM
 // in the shares grid_reuse() derives from what one workgroup touches, each level at its
@@ -226,8 +226,8 @@ double CuModel::mfma_cycles(const Inst& i) const {
   return 16;
 }
 
-// Cycles of the LDS pipe for the access just logged: 32 dwords per cycle in lane order, and
-// within such a group the distinct dwords of the busiest bank.
+// Cycles of the LDS pipe for the access just logged: lds_bytes_per_clk / 4 dwords per cycle in
+// lane order, and within such a group the distinct dwords of the busiest bank.
 double CuModel::lds_cycles() const {
   double cycles = 0;
   std::array<std::vector<uint32_t>, 64> banks;
@@ -243,11 +243,12 @@ double CuModel::lds_cycles() const {
     in_group = 0;
   };
   const uint32_t nbanks = std::min<uint32_t>(hw_.lds_banks, 64);
+  const size_t per_cycle = size_t(std::max(1.0, hw_.lds_bytes_per_clk / 4));  // dwords served a cycle
   for (auto& [addr, bytes] : log_.lds) {
     for (uint32_t d = 0; d < std::max<uint32_t>(1, bytes / 4); ++d) {
       const uint32_t dword = uint32_t(addr / 4) + d;
       banks[dword % nbanks].push_back(dword);
-      if (++in_group == 32) flush();
+      if (++in_group == per_cycle) flush();
     }
   }
   if (in_group) flush();

@@ -153,6 +153,14 @@ def test_lds_bank_conflicts_serialise(module):
     assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
 
 
+def test_the_lds_serves_its_throughput_in_bytes_a_cycle(module):
+    out = torch.zeros(64)
+    full = timed(lambda: module.run_lds_reads(out, 1, 64))
+    half = timed(lambda: module.run_lds_reads(out, 1, 64), lds_bytes_per_clk=64)
+    # fewer lanes a cycle, and a bank's two dwords of one lane serialise in each of them
+    assert half["lds_busy"] == pytest.approx(2 * full["lds_busy"], rel=0.01)
+
+
 def test_each_extra_round_on_the_busiest_cu_adds_its_time(module):
     out = torch.zeros(3 * 304 * 64)
     one, three = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400)) for blocks in (304, 3 * 304))
