@@ -35,7 +35,7 @@ def build_library() -> Path:
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["nice", "g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", *(f"-I{d}" for d in core.include_dirs()),
+        subprocess.run(["g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", *(f"-I{d}" for d in core.include_dirs()),
                         *map(str, sources), "-o", str(tmp)], check=True)
         tmp.replace(out)
     return out
@@ -56,7 +56,7 @@ def compile_source(source: Path, defines: tuple[str, ...] = (), includes: tuple[
     cmd = ["-c" if word == "-S" else word for word in cmd]
     cmd[cmd.index("-o") + 1] = str(out.with_suffix(".tmp"))
     cmd[1:1] = ["--no-gpu-bundle-output", *flags, *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
-    subprocess.run(["nice", *cmd], check=True, capture_output=True)
+    subprocess.run(cmd, check=True, capture_output=True)
     out.with_suffix(".tmp").replace(out)
     return out
 
