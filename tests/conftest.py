@@ -34,11 +34,12 @@ QUICK = (
 # Measured in a fresh clone's run on 2 cores (issue 21); a file missing here only runs later.
 LONGEST_FIRST = (
     "tests/submissions/test_corpus.py", "tests/isa/test_styles.py", "tests/submissions/test_corpus_failures.py",
-    "tests/emulator/test_real_submission_fixes.py", "tests/isa_engine/test_core.py", "tests/kernels/test_emulated.py",
-    "tests/emulator/test_end_to_end.py", "tests/isa_engine/test_submission_engines.py",
-    "tests/isa_engine/test_runtime.py", "tests/isa_engine/test_load_inline.py", "tests/kernels/test_sweep.py",
-    "tests/isa/test_gate.py", "tests/isa_engine/test_host_engines.py", "tests/emulator/test_real_world.py",
-    "tests/isa/test_hipify.py", "tests/emulator/test_asan.py", "tests/isa/test_rocm_headers.py",
+    "tests/isa_engine/test_core.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_fixes.py",
+    "tests/emulator/test_end_to_end.py", "tests/isa_engine/test_load_inline.py", "tests/kernels/test_emulated.py",
+    "tests/isa/test_gate.py", "tests/isa_engine/test_submission_engines.py", "tests/emulator/test_asan.py",
+    "tests/harness/test_run_cli.py", "tests/isa/test_hipify.py", "tests/harness/test_runner_style.py",
+    "tests/isa/test_rocm_headers.py", "tests/isa_engine/test_host_engines.py", "tests/harness/test_must_fail.py",
+    "tests/isa_engine/test_runtime.py", "tests/emulator/test_real_world.py",
 )
 
 
