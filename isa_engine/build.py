@@ -221,7 +221,8 @@ def _compile_hip(ext: Extension, build_dir: Path) -> None:
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     """Builds (or finds in the cache) the extension; returns (.so path, module name). The build
     directory holds the objects, compiled once; each runtime gets its own link of them."""
-    cached_name = f"{ext.name}_isa_{ext.digest()}"
+    digest = ext.digest()
+    cached_name = f"{ext.name}_isa_{digest}"
     build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name
     library = build_dir / f"{cached_name}_{runtime.parent.name}.so"
     # NOTE: the module keeps load_inline's name, as torch's does: a source's own
@@ -229,17 +230,17 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     if not library.exists():
         with exclusive(build_dir):
             if not library.exists():
-                _link(ext, runtime, _compile(ext, build_dir), build_dir, library)
+                _link(ext, runtime, _compile(ext, build_dir, digest), build_dir, library)
     return library, ext.name
 
 
-def _compile(ext: Extension, build_dir: Path) -> list[Path]:
-    """main.o (and hip.o), compiled unless an earlier build of the same inputs left them (its
-    digest is written last, once they are whole: a build directory given by the caller may hold
-    another source's objects)."""
+def _compile(ext: Extension, build_dir: Path, digest: str) -> list[Path]:
+    """main.o (and hip.o), compiled unless an earlier build of the same inputs (`digest`) left
+    them (the digest is written last, once they are whole: a build directory given by the caller
+    may hold another source's objects)."""
     done = build_dir / "objects.digest"
     objects = [build_dir / "main.o"] + ([build_dir / "hip.o"] if ext.hip is not None else [])
-    if done.exists() and done.read_text() == ext.digest():
+    if done.exists() and done.read_text() == digest:
         return objects
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / "main.cpp").write_text(ext.main_cpp)
@@ -249,7 +250,7 @@ def _compile(ext: Extension, build_dir: Path) -> list[Path]:
     compile_with(bindings_pch(ext), lambda pch_flags: run(
         "the bindings compile", [CLANG, *ext.cpp_flags, *pch_flags, "-c", "main.cpp", "-o", "main.o"], build_dir,
         ext.verbose))
-    done.write_text(ext.digest())
+    done.write_text(digest)
     return objects
 
 
