@@ -168,7 +168,8 @@ def test_another_runtime_relinks_the_compiled_objects_without_compiling_them_aga
 
 
 def test_a_hip_call_the_runtime_lacks_is_named_at_load():
-    hip = "void pci(char* id) { (void)hipDeviceGetPCIBusId(id, 16, 0); }"
-    ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"])
+    hip = "#include <hip/hip_runtime.h>\nvoid pci(char* id) { (void)hipDeviceGetPCIBusId(id, 16, 0); }"
+    ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"],
+                          no_implicit_headers=True)  # no torch in the HIP source: a build of seconds
     with pytest.raises(IsaBuildError, match=r"\nhipDeviceGetPCIBusId \(HIP runtime\) is not available on the CPU engines"):
         loader.load(ext, build.runtime_library([DOUBLE]))
