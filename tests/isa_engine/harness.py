@@ -1,5 +1,5 @@
-"""Test harness of the ISA engine's core: builds the core with a small C interface (capi.cpp)
-into a shared library, compiles the repo's kernels for gfx942 into code objects
+"""Test harness of the ISA engine's core: links a small C interface (capi.cpp) against the
+engine's runtime library (isa_engine.build.runtime_library: the core the engine runs), compiles the repo's kernels for gfx942 into code objects
 (repo_kernels.hip) and launches them the way their launchers do, on CPU tensors.
 
 Used by test_core.py and bench.py; cached builds live in build/isa_engine_tests/.
@@ -30,13 +30,19 @@ def _digest(paths: list[Path], extra: str = "") -> str:
 
 
 def build_library() -> Path:
-    sources = [*core.sources(), HERE / "capi.cpp"]
-    out = CACHE / f"libisa_test-{_digest(sources + core.headers())}.so"
+    """capi.cpp linked against the engine's own runtime library (its core compiled once, the
+    same objects every ISA engine build uses)."""
+    from isa_engine import build
+
+    runtime = build.runtime_library()
+    capi = HERE / "capi.cpp"
+    out = CACHE / f"libisa_test-{_digest([capi], runtime.name)}.so"
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["g++", "-O2", "-std=c++20", "-fPIC", "-shared", "-pthread", *(f"-I{d}" for d in core.include_dirs()),
-                        *map(str, sources), "-o", str(tmp)], check=True)
+        subprocess.run(["clang++-19", *build.RUNTIME_FLAGS, "-shared", *(f"-I{d}" for d in core.include_dirs()),
+                        str(capi), "-o", str(tmp), "-L", str(runtime.parent), f"-l:{runtime.name}",
+                        f"-Wl,-rpath,{runtime.parent}"], check=True)
         tmp.replace(out)
     return out
 
