@@ -1,6 +1,7 @@
 """Test harness of the ISA engine's core: links a small C interface (capi.cpp) against the
-engine's runtime library (isa_engine.build.runtime_library: the core the engine runs), compiles the repo's kernels for gfx942 into code objects
-(repo_kernels.hip) and launches them the way their launchers do, on CPU tensors.
+engine's runtime library (isa_engine.build.runtime_library: the core the engine runs), compiles
+the repo's kernels for gfx942 into code objects (repo_kernels.hip) and launches them the way
+their launchers do, on CPU tensors.
 
 Used by test_core.py and bench.py; cached builds live in build/isa_engine_tests/.
 """
