@@ -116,7 +116,7 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
         if not core_sources:
             raise IsaBuildError("the ISA engine's core (isa_engine/core/*.cpp) is not there yet")
     sources = list(core_sources) + sorted(RUNTIME_DIR.glob("*.cpp"))
-    headers = core.headers() + sorted(p for d in (RUNTIME_DIR, TORCH_HIP_DIR) for p in d.rglob("*.h"))
+    headers = _runtime_headers()
     digest = _tree_digest(sources + headers, RUNTIME_FLAGS)
     out_dir = DEFAULT_BUILD_ROOT / f"runtime_{digest}"
     library = out_dir / f"libisa_hip-{digest}.so"
@@ -128,20 +128,36 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
     return library
 
 
+def _runtime_headers() -> list[Path]:
+    return core.headers() + sorted(p for d in (RUNTIME_DIR, TORCH_HIP_DIR) for p in d.rglob("*.h"))
+
+
 def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
-    objects = []
-    for path in sources:
-        obj = out_dir / f"{path.parent.name}_{path.stem}.o"
-        progress(f"compiling the ISA engine runtime: {path.relative_to(path.parent.parent.parent) if path.is_relative_to(PACKAGE_DIR) else path.name}")
-        run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(obj)], out_dir)
-        objects.append(str(obj))
     partial = library.with_suffix(".tmp")
     torch_lib = torch_library_dir()
-    run("linking libisa_hip", ["clang++-19", "-shared", *objects, "-o", str(partial), f"-Wl,-soname,{library.name}",
-                               "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"], out_dir)
+    run("linking libisa_hip", ["clang++-19", "-shared", *map(str, map(_runtime_object, sources)), "-o", str(partial),
+                               f"-Wl,-soname,{library.name}", "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"],
+        out_dir)
     partial.replace(library)  # atomic: a parallel build never loads half a library
+
+
+def _runtime_object(path: Path) -> Path:
+    """The object of one core or runtime source, cached by its text, every header and the flags:
+    a change to one source (a timing rule, a runtime call) recompiles that source alone, and a
+    runtime around a test double shares the runtime's objects."""
+    obj_dir = DEFAULT_BUILD_ROOT / "runtime_objects"
+    obj = obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path, *_runtime_headers()], RUNTIME_FLAGS)}.o"
+    if obj.exists():
+        return obj
+    obj_dir.mkdir(parents=True, exist_ok=True)
+    includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
+    partial = obj.with_suffix(f".{os.getpid()}.tmp")
+    shown = path.relative_to(PACKAGE_DIR.parent) if path.is_relative_to(PACKAGE_DIR.parent) else path.name
+    progress(f"compiling the ISA engine runtime: {shown}")
+    run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)], obj_dir)
+    partial.replace(obj)
+    return obj
 
 
 def _ensure_list(sources) -> list[str]:

@@ -6,6 +6,7 @@ run builds the runtime and one extension (a minute or two on 2 cores); later run
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,17 @@ def test_a_hip_call_the_runtime_lacks_is_named_at_load():
                           no_implicit_headers=True)  # no torch in the HIP source: a build of seconds
     with pytest.raises(IsaBuildError, match=r"\nhipDeviceGetPCIBusId \(HIP runtime\) is not available on the CPU engines"):
         loader.load(ext, build.runtime_library([DOUBLE]))
+
+
+def test_a_runtime_around_another_core_compiles_that_core_alone(tmp_path, capfd):
+    cores = [tmp_path / name / "runtime_double.cpp" for name in ("first", "second")]
+    for core in cores:  # two cores no run has built before
+        core.parent.mkdir()
+        core.write_text(DOUBLE.read_text() + f"\n// another core: {core.parent}\n")
+    first = build.runtime_library(cores[:1])  # the runtime's own objects are cached after this, if not before
+    capfd.readouterr()
+    library = build.runtime_library(cores[1:])
+    compiled = [line for line in capfd.readouterr().err.splitlines() if "compiling the ISA engine runtime" in line]
+    assert library.exists() and len(compiled) == 1 and compiled[0].endswith("runtime_double.cpp"), compiled
+    for made in (first, library):  # libraries of cores no later run will ask for
+        shutil.rmtree(made.parent)
