@@ -136,13 +136,13 @@ def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     partial = library.with_suffix(".tmp")
     torch_lib = torch_library_dir()
-    run("linking libisa_hip", ["clang++-19", "-shared", *map(str, map(_runtime_object, sources)), "-o", str(partial),
+    run("linking libisa_hip", ["clang++-19", "-shared", *map(str, map(runtime_object, sources)), "-o", str(partial),
                                f"-Wl,-soname,{library.name}", "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"],
         out_dir)
     partial.replace(library)  # atomic: a parallel build never loads half a library
 
 
-def _runtime_object(path: Path) -> Path:
+def runtime_object(path: Path) -> Path:
     """The object of one core or runtime source, cached by its text, every header and the flags:
     a change to one source (a timing rule, a runtime call) recompiles that source alone, and a
     runtime around a test double shares the runtime's objects."""

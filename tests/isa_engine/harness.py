@@ -1,5 +1,5 @@
-"""Test harness of the ISA engine's core: links a small C interface (capi.cpp) against the
-engine's runtime library (isa_engine.build.runtime_library: the core the engine runs), compiles
+"""Test harness of the ISA engine's core: links a small C interface (capi.cpp) with the core's
+objects as the engine's runtime library compiles them (the core the engine runs), compiles
 the repo's kernels for gfx942 into code objects (repo_kernels.hip) and launches them the way
 their launchers do, on CPU tensors.
 
@@ -31,19 +31,21 @@ def _digest(paths: list[Path], extra: str = "") -> str:
 
 
 def build_library() -> Path:
-    """capi.cpp linked against the engine's own runtime library (its core compiled once, the
-    same objects every ISA engine build uses)."""
+    """capi.cpp linked with the core's objects as the engine's runtime library compiles them
+    (isa_engine.build.runtime_object, cached: no second compile of the core). -Bsymbolic: the
+    core this library calls is its own, even in a process that loaded another engine runtime
+    (a test double's) before it."""
     from isa_engine import build
 
-    runtime = build.runtime_library()
+    objects = [build.runtime_object(path) for path in core.sources()]
     capi = HERE / "capi.cpp"
-    out = CACHE / f"libisa_test-{_digest([capi], runtime.name)}.so"
+    out = CACHE / f"libisa_test-{_digest([capi], ' '.join(o.name for o in objects))}.so"
     if not out.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["clang++-19", *build.RUNTIME_FLAGS, "-shared", *(f"-I{d}" for d in core.include_dirs()),
-                        str(capi), "-o", str(tmp), "-L", str(runtime.parent), f"-l:{runtime.name}",
-                        f"-Wl,-rpath,{runtime.parent}"], check=True)
+        subprocess.run(["clang++-19", *build.RUNTIME_FLAGS, "-shared", "-Wl,-Bsymbolic",
+                        *(f"-I{d}" for d in core.include_dirs()), str(capi), *map(str, objects), "-o", str(tmp),
+                        "-L", build.torch_library_dir(), "-lc10", f"-Wl,-rpath,{build.torch_library_dir()}"], check=True)
         tmp.replace(out)
     return out
 
