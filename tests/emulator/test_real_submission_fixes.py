@@ -41,24 +41,18 @@ __global__ void k(int* o) { o[threadIdx.x] = threadIdx.x; }'''),
     "called_builtin": ("int", r'''
 __device__ int called(int x) { return __builtin_amdgcn_some_future_op(x, 1); }
 __global__ void k(int* o) { o[threadIdx.x] = called(threadIdx.x); }'''),
-    "misaligned_float4": ("int", r'''
+    # A 16-byte vector at a 4-byte aligned LDS address, as HIP's float4 and as a user's own vector
+    # type: gfx942 needs dword alignment for b128 accesses; the build assumes at most 8 for such a type.
+    **{name: ("int", prelude + r'''
 __global__ void k(int* o) {
   __shared__ float s[2][129];                      // row 1 starts at byte 516: 4-byte aligned only
-  if (threadIdx.x < 32) *reinterpret_cast<float4*>(&s[1][threadIdx.x * 4]) = float4{1.f, 2.f, 3.f, 4.f};
+  if (threadIdx.x < 32) *reinterpret_cast<VEC*>(&s[1][threadIdx.x * 4]) = VEC{1.f, 2.f, 3.f, 4.f};
   __syncthreads();
-  float4 v = *reinterpret_cast<const float4*>(&s[1][(threadIdx.x / 4) * 4]);
+  VEC v = *reinterpret_cast<const VEC*>(&s[1][(threadIdx.x / 4) * 4]);
   o[threadIdx.x] = int(s[1][threadIdx.x]) + 10 * int(v[threadIdx.x % 4]);
-}'''),
-    # gfx942 needs dword alignment for b128 accesses; the build assumes at most 8 for such a type
-    "misaligned_own_vector": ("int", r'''
-typedef float f32x4 __attribute__((ext_vector_type(4)));
-__global__ void k(int* o) {
-  __shared__ float s[2][129];                      // row 1 starts at byte 516: 4-byte aligned only
-  if (threadIdx.x < 32) *reinterpret_cast<f32x4*>(&s[1][threadIdx.x * 4]) = f32x4{1.f, 2.f, 3.f, 4.f};
-  __syncthreads();
-  f32x4 v = *reinterpret_cast<const f32x4*>(&s[1][(threadIdx.x / 4) * 4]);
-  o[threadIdx.x] = int(s[1][threadIdx.x]) + 10 * int(v[threadIdx.x % 4]);
-}'''),
+}'''.replace("VEC", vector)) for name, vector, prelude in [
+        ("misaligned_float4", "float4", ""),
+        ("misaligned_own_vector", "f32x4", "\ntypedef float f32x4 __attribute__((ext_vector_type(4)));")]},
     "dead_shared": ("int", r'''
 __global__ void k(int* o) {
   __shared__ float big[16384];
