@@ -136,28 +136,35 @@ def _build_runtime(sources: list[Path], out_dir: Path, library: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     partial = library.with_suffix(".tmp")
     torch_lib = torch_library_dir()
-    run("linking libisa_hip", ["clang++-19", "-shared", *map(str, map(runtime_object, sources)), "-o", str(partial),
+    run("linking libisa_hip", ["clang++-19", "-shared", *map(str, runtime_objects(sources)), "-o", str(partial),
                                f"-Wl,-soname,{library.name}", "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"],
         out_dir)
     partial.replace(library)  # atomic: a parallel build never loads half a library
 
 
-def runtime_object(path: Path) -> Path:
-    """The object of one core or runtime source, cached by its text, every header and the flags:
-    a change to one source (a timing rule, a runtime call) recompiles that source alone, and a
-    runtime around a test double shares the runtime's objects."""
+def runtime_objects(sources: list[Path]) -> list[Path]:
+    """The objects of core or runtime sources, each cached by its text, every header and the
+    flags: a change to one source (a timing rule, a runtime call) recompiles that source alone,
+    and a runtime around a test double shares the runtime's objects."""
     obj_dir = DEFAULT_BUILD_ROOT / "runtime_objects"
-    obj = obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path, *_runtime_headers()], RUNTIME_FLAGS)}.o"
-    if obj.exists():
-        return obj
-    obj_dir.mkdir(parents=True, exist_ok=True)
-    includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
-    partial = obj.with_suffix(f".{os.getpid()}.tmp")
-    shown = path.relative_to(PACKAGE_DIR.parent) if path.is_relative_to(PACKAGE_DIR.parent) else path.name
-    progress(f"compiling the ISA engine runtime: {shown}")
-    run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)], obj_dir)
-    partial.replace(obj)
-    return obj
+    headers = _tree_digest(_runtime_headers(), RUNTIME_FLAGS)
+    includes = None
+    objects = []
+    for path in sources:
+        obj = obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path], (headers,))}.o"
+        if not obj.exists():
+            obj_dir.mkdir(parents=True, exist_ok=True)
+            if includes is None:
+                includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR),
+                            *include_flags([])]
+            partial = obj.with_suffix(f".{os.getpid()}.tmp")
+            shown = path.relative_to(PACKAGE_DIR.parent) if path.is_relative_to(PACKAGE_DIR.parent) else path.name
+            progress(f"compiling the ISA engine runtime: {shown}")
+            run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)],
+                obj_dir)
+            partial.replace(obj)
+        objects.append(obj)
+    return objects
 
 
 def _ensure_list(sources) -> list[str]:

@@ -170,7 +170,8 @@ def test_f4_unsupported_builtin_in_code_never_run_builds():
 
 
 def test_f4_unsupported_builtin_fails_when_called_naming_it_and_its_line():
-    line = 1 + module_source()[:module_source().index("some_future_op(x, 1)")].count("\n")
+    source = module_source()
+    line = 1 + source[:source.index("some_future_op(x, 1)")].count("\n")
     with pytest.raises(emulator.EmulatorError, match=rf"__builtin_amdgcn_some_future_op.*\S*\[cuda_sources\]:{line}\b"):
         run("called_builtin")
 

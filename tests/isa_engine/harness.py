@@ -32,12 +32,13 @@ def _digest(paths: list[Path], extra: str = "") -> str:
 
 def build_library() -> Path:
     """capi.cpp linked with the core's objects as the engine's runtime library compiles them
-    (isa_engine.build.runtime_object, cached: no second compile of the core). -Bsymbolic: the
+    (isa_engine.build.runtime_objects, cached: no second compile of the core). -Bsymbolic: the
     core this library calls is its own, even in a process that loaded another engine runtime
     (a test double's) before it."""
     from isa_engine import build
 
-    objects = [build.runtime_object(path) for path in core.sources()]
+    objects = build.runtime_objects(core.sources())
+    torch_lib = build.torch_library_dir()
     capi = HERE / "capi.cpp"
     out = CACHE / f"libisa_test-{_digest([capi], ' '.join(o.name for o in objects))}.so"
     if not out.exists():
@@ -45,7 +46,7 @@ def build_library() -> Path:
         tmp = out.with_suffix(".tmp")
         subprocess.run(["clang++-19", *build.RUNTIME_FLAGS, "-shared", "-Wl,-Bsymbolic",
                         *(f"-I{d}" for d in core.include_dirs()), str(capi), *map(str, objects), "-o", str(tmp),
-                        "-L", build.torch_library_dir(), "-lc10", f"-Wl,-rpath,{build.torch_library_dir()}"], check=True)
+                        "-L", torch_lib, "-lc10", f"-Wl,-rpath,{torch_lib}"], check=True)
         tmp.replace(out)
     return out
 
