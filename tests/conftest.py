@@ -61,3 +61,12 @@ def run_leaderboard(tmp_path, capsys):
         rows = report.read_rows(csv_path) if csv_path.exists() else []
         return status, rows, out, err
     return run
+
+
+@pytest.fixture
+def one_source_schedule(monkeypatch):
+    """The source engine runs each call once, in wave order (EMU_SCHEDULES=1), for tests that
+    compare the two engines' outputs: by default it also reruns a function's first call in
+    reversed wave order to catch races, which triples its time here; that check has tests of its
+    own (the corpus's lds_race under the default, tests/emulator/test_faults.py)."""
+    monkeypatch.setenv("EMU_SCHEDULES", "1")

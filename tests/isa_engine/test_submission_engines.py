@@ -19,7 +19,8 @@ import torch.utils.cpp_extension
 from reference import contract
 from reference.task import check_implementation, clone_input, generate_input
 
-pytestmark = pytest.mark.skipif(shutil.which("clang++-19") is None, reason="needs clang-19 for gfx942")
+pytestmark = [pytest.mark.skipif(shutil.which("clang++-19") is None, reason="needs clang-19 for gfx942"),
+              pytest.mark.usefixtures("one_source_schedule")]
 
 REPO = Path(__file__).resolve().parent.parent.parent
 CASES = contract.cases("tests")
