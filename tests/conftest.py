@@ -65,8 +65,9 @@ def run_leaderboard(tmp_path, capsys):
 
 @pytest.fixture
 def one_source_schedule(monkeypatch):
-    """The source engine runs each call once, in wave order (EMU_SCHEDULES=1), for tests that
-    compare the two engines' outputs: by default it also reruns a function's first call in
-    reversed wave order to catch races, which triples its time here; that check has tests of its
-    own (the corpus's lds_race under the default, tests/emulator/test_faults.py)."""
+    """The source engine runs each call once, in wave order (EMU_SCHEDULES=1), for tests about
+    what a kernel computes (the engines compared, the test submissions' cases): by default it
+    also reruns a function's first call in reversed wave order to catch races, which doubles or
+    triples their time; that check has tests of its own (the corpus's lds_race under the default,
+    tests/emulator/test_faults.py) and runs in the harness's and the packed variants' tests."""
     monkeypatch.setenv("EMU_SCHEDULES", "1")

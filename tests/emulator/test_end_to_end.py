@@ -13,6 +13,9 @@ import pytest
 from reference import contract, task
 from tests.emulator.conftest import DATA
 
+# Each case once, in wave order: the race check's rerun (the default) is tested on its own.
+pytestmark = pytest.mark.usefixtures("one_source_schedule")
+
 SUBMISSIONS = ["naive", "mfma"]
 NAIVE_MACS = 2 ** 31
 
