@@ -111,37 +111,11 @@ std::vector<std::string> CodeObjectImpl::kernel_names() const {
   return names;
 }
 
-std::string CodeObjectImpl::line_of(uint64_t addr) const {
-  // Fault path only: hand the ELF to llvm-symbolizer (inlined frames: the innermost first,
-  // the kernel last).
-  if (!has_line_table) return "";
-  char path[] = "/tmp/isa_engine_co_XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) return "";
-  const bool written = write(fd, elf.data(), elf.size()) == ssize_t(elf.size());
-  close(fd);
-  std::string out;
-  if (written) {
-    char cmd[256];
-    for (const char* tool : {"llvm-symbolizer-19", "llvm-symbolizer"}) {
-      snprintf(cmd, sizeof cmd, "%s --obj=%s 0x%llx 2>/dev/null", tool, path, (unsigned long long)addr);
-      if (FILE* p = popen(cmd, "r")) {
-        char buf[4096];
-        while (fgets(buf, sizeof buf, p)) out += buf;
-        if (pclose(p) == 0 && !out.empty()) break;
-        out.clear();
-      }
-    }
-  }
-  unlink(path);
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < out.size()) {
-    size_t end = out.find('\n', start);
-    if (end == std::string::npos) end = out.size();
-    if (end > start) lines.push_back(out.substr(start, end - start));
-    start = end + 1;
-  }
+namespace {
+
+// llvm-symbolizer's frames of one address (function and file:line:column lines, the innermost
+// first) -> "at file:line (function)" of the innermost frame in the user's code, "" without one.
+std::string describe_frames(const std::vector<std::string>& lines) {
   if (lines.size() < 2 || lines[1].rfind("??", 0) == 0) return "";
   // The innermost frame in the user's code: not in a header of ours (stand-ins, HIP shims) or
   // of the system's (HIP, the C++ library).
@@ -158,6 +132,77 @@ std::string CodeObjectImpl::line_of(uint64_t addr) const {
   std::string text = "at " + where + " (" + lines[frame] + ")";
   if (frame + 3 < lines.size()) text += " inlined into " + lines[lines.size() - 2];
   return text;
+}
+
+// llvm-symbolizer run once on the ELF for every address: each address's frames, in order (its
+// output puts an empty line after each address's frames). Empty when the tool is missing.
+std::vector<std::vector<std::string>> symbolize(const std::vector<uint8_t>& elf, const std::vector<uint64_t>& addrs) {
+  std::vector<std::vector<std::string>> frames;
+  char path[] = "/tmp/isa_engine_co_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return frames;
+  const bool written = write(fd, elf.data(), elf.size()) == ssize_t(elf.size());
+  close(fd);
+  std::string out;
+  if (written) {
+    std::string hex;
+    for (uint64_t addr : addrs) {
+      char one[24];
+      snprintf(one, sizeof one, " 0x%llx", (unsigned long long)addr);
+      hex += one;
+    }
+    for (const char* tool : {"llvm-symbolizer-19", "llvm-symbolizer"}) {
+      const std::string cmd = std::string(tool) + " --obj=" + path + hex + " 2>/dev/null";
+      if (FILE* p = popen(cmd.c_str(), "r")) {
+        char buf[4096];
+        while (fgets(buf, sizeof buf, p)) out += buf;
+        if (pclose(p) == 0 && !out.empty()) break;
+        out.clear();
+      }
+    }
+  }
+  unlink(path);
+  std::vector<std::string> current;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    if (end > start) {
+      current.push_back(out.substr(start, end - start));
+    } else if (!current.empty()) {
+      frames.push_back(std::move(current));
+      current.clear();
+    }
+    start = end + 1;
+  }
+  if (!current.empty()) frames.push_back(std::move(current));
+  return frames;
+}
+
+}  // namespace
+
+std::string CodeObjectImpl::line_of(uint64_t addr) const { return lines_of({addr})[0]; }
+
+std::vector<std::string> CodeObjectImpl::lines_of(const std::vector<uint64_t>& addrs) const {
+  std::vector<std::string> lines(addrs.size());
+  if (!has_line_table) return lines;
+  std::vector<uint64_t> missing;
+  {
+    std::lock_guard<std::mutex> lock(lines_mutex_);
+    for (uint64_t addr : addrs)
+      if (!lines_.count(addr) && std::find(missing.begin(), missing.end(), addr) == missing.end())
+        missing.push_back(addr);
+  }
+  if (!missing.empty()) {
+    // Outside the lock: the tool takes a fraction of a second a run (it reads the whole line table).
+    const std::vector<std::vector<std::string>> frames = symbolize(elf, missing);
+    std::lock_guard<std::mutex> lock(lines_mutex_);
+    for (size_t k = 0; k < missing.size(); ++k)
+      lines_[missing[k]] = frames.size() == missing.size() ? describe_frames(frames[k]) : "";
+  }
+  std::lock_guard<std::mutex> lock(lines_mutex_);
+  for (size_t k = 0; k < addrs.size(); ++k) lines[k] = lines_.at(addrs[k]);
+  return lines;
 }
 
 }  // namespace isa::detail

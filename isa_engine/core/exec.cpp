@@ -490,7 +490,8 @@ uint8_t* Exec::scratch_ptr(int lane, uint64_t off, uint32_t bytes) {
     die(os.str());
   }
   if (w.log) {
-    const uint64_t base = reinterpret_cast<uintptr_t>(w.scratch.data());
+    // Wave objects lie more than 128 KiB apart: their addresses shifted by 12 bits are distinct bases.
+    const uint64_t base = AccessLog::kScratchTag | (uint64_t(reinterpret_cast<uintptr_t>(&w)) << 12);
     for (uint64_t d = off / 4; d < (off + bytes + 3) / 4; ++d) w.log->scratch.emplace_back(base + d * 256 + uint64_t(lane) * 4, 4);
   }
   return w.scratch.data() + size_t(lane) * w.private_bytes + off;

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -175,10 +176,16 @@ class CodeObjectImpl final : public CodeObject {
   std::map<std::string, KernelInfo> kernels;
   std::vector<Inst> insts;                       // every decoded instruction, in address order
   std::unordered_map<uint64_t, int32_t> by_addr;  // address -> index in insts
-  std::vector<uint8_t> elf;  // the file as loaded: llvm-symbolizer reads its line table on a fault
+  std::vector<uint8_t> elf;  // the file as loaded: llvm-symbolizer reads its line table
   bool has_line_table = false;
-  // "file:line (function)" of an address from the DWARF line table, "" without one.
+  // "at file:line (function)" of an address from the DWARF line table, "" without one.
   std::string line_of(uint64_t addr) const;
+  // The same for several addresses: one llvm-symbolizer run for those not looked up before.
+  std::vector<std::string> lines_of(const std::vector<uint64_t>& addrs) const;
+
+ private:
+  mutable std::mutex lines_mutex_;
+  mutable std::unordered_map<uint64_t, std::string> lines_;  // addresses looked up so far
 };
 
 // Decoding (decode.cpp).

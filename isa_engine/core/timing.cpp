@@ -652,12 +652,16 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   };
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight(a) > weight(b); });
   if (order.size() > 12) order.resize(12);
-  for (size_t k : order) {
+  std::vector<uint64_t> addrs;
+  for (size_t k : order) addrs.push_back(L.co->insts[k].addr);
+  const std::vector<std::string> lines = L.co->lines_of(addrs);  // one symbolizer run, not twelve
+  for (size_t n = 0; n < order.size(); ++n) {
+    const size_t k = order[n];
     const PerInst& p = cu.per_inst[k];
     InstructionTime it;
-    it.addr = L.co->insts[k].addr;
+    it.addr = addrs[n];
     it.mnemonic = L.co->insts[k].name;
-    it.line = L.co->line_of(it.addr);
+    it.line = lines[n];
     it.issued = p.issued;
     for (double s : p.stall) it.stall_cycles += s;
     const size_t top = size_t(std::max_element(p.stall.begin(), p.stall.end()) - p.stall.begin());

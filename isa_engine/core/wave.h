@@ -22,7 +22,10 @@ struct Allocation { uint64_t base, end; std::string what; };
 struct AccessLog {
   std::vector<std::pair<uint64_t, uint32_t>> lds, global;
   // Scratch dwords at the addresses the hardware's swizzled private layout gives them (dword
-  // d of lane l at base + d * 256 + l * 4): a wave's spills of one slot fill whole lines.
+  // d of lane l at base + d * 256 + l * 4): a wave's spills of one slot fill whole lines. The
+  // base is the wave's own, 4 KiB-aligned as on the device, tagged kScratchTag (above every
+  // allocation), wherever the heap put the wave's private memory here.
+  static constexpr uint64_t kScratchTag = 1ull << 63;
   std::vector<std::pair<uint64_t, uint32_t>> scratch;
   void clear() { lds.clear(); global.clear(); scratch.clear(); }
   // While `keep_old` is set, the bytes each global store or atomic is about to change, so a

@@ -34,7 +34,10 @@ def test_profile_names_the_hottest_instructions(run_leaderboard):
     assert status == 0, err
     assert "predicted MI300X profile" in out
     assert "hottest instructions" in out
-    assert re.search(r"0x[0-9a-f]+ [sv]_\w+ +issued +\d+, stalled", out)  # address, mnemonic, cycles
+    hottest = re.findall(r"0x[0-9a-f]+ [sv]_\w+ +issued +\d+, stalled .*", out)  # address, mnemonic, cycles
+    # each with the submission's source line (one symbolizer run answers all twelve addresses)
+    assert len(hottest) == 12 and all(re.search(r"\[\S*submission\.py:\d+ \(", h) for h in hottest), out
+    assert len({re.search(r"submission\.py:(\d+)", h).group(1) for h in hottest}) > 1, out
 
 
 def test_predicted_needs_the_isa_engine(run_leaderboard):

@@ -96,6 +96,16 @@ void launch_self_timed(float* out, int n) {
   hipEventDestroy(stop);
 }
 
+// Each lane indexes a private array at run time: it lives in scratch, as spilled registers do.
+__global__ void private_array(const int* idx, float* out, int n) {
+  float a[64];
+  for (int i = 0; i < 64; ++i) a[i] = float(i * threadIdx.x);
+  float sum = 0;
+  for (int i = 0; i < n; ++i) sum += a[idx[(threadIdx.x + i) & 63] & 63];
+  out[threadIdx.x] = sum;
+}
+void launch_private_array(const int* idx, float* out, int n) { private_array<<<1, 64>>>(idx, out, n); }
+
 void launch_arrive(int* counter, float* out, int blocks) { arrive<<<blocks, 64>>>(counter, out); }
 void launch_mfma_chain(float* out, int n) { mfma_chain<<<1, 64>>>(out, n); }
 void launch_lds_reads(float* out, int stride, int rounds) { lds_reads<<<1, 64>>>(out, stride, rounds); }
@@ -115,6 +125,7 @@ void launch_arrive(int* counter, float* out, int blocks);
 void launch_reread(const float* in, float* out, int rounds);
 void launch_wait_for_last(int* flag, float* out, int blocks);
 void launch_self_timed(float* out, int n);
+void launch_private_array(const int* idx, float* out, int n);
 void run_mfma_chain(torch::Tensor out, int64_t n) { launch_mfma_chain(out.data_ptr<float>(), n); }
 void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { launch_lds_reads(out.data_ptr<float>(), stride, rounds); }
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
@@ -124,8 +135,9 @@ void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) { laun
 void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds) { launch_reread(in.data_ptr<float>(), out.data_ptr<float>(), rounds); }
 void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks) { launch_wait_for_last(flag.data_ptr<int>(), out.data_ptr<float>(), blocks); }
 void run_self_timed(torch::Tensor out, int64_t n) { launch_self_timed(out.data_ptr<float>(), n); }
+void run_private_array(torch::Tensor idx, torch::Tensor out, int64_t n) { launch_private_array(idx.data_ptr<int>(), out.data_ptr<float>(), n); }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array"]
 
 
 @pytest.fixture(scope="module")
@@ -220,6 +232,17 @@ def test_tensors_start_at_512_byte_boundaries_so_a_prediction_repeats(module):
     out = torch.zeros(64)
     cycles = {timed(lambda t=t: module.run_reread(t, out, 3))["cu_cycles"] for t in tensors}
     assert len(cycles) == 1
+
+
+def test_scratch_is_timed_at_device_addresses_so_a_prediction_repeats(module):
+    idx, out = torch.randint(0, 64, (64,), dtype=torch.int32), torch.zeros(64)
+    cycles = set()
+    for size in (1, 3000, 77, 50000, 5, 901):  # the heap, and so where each run's waves land, moves
+        ballast = [bytearray(size) for _ in range(8)]
+        kernel = timed(lambda: module.run_private_array(idx, out, 200))
+        cycles.add(kernel["cu_cycles"])
+        del ballast
+    assert kernel["l2_floor_us"] > 0 and len(cycles) == 1, cycles
 
 
 def test_a_kernel_waiting_for_other_workgroups_is_refused_clearly(module):
