@@ -26,7 +26,7 @@ from eval.predict import fit as fitting
 from eval.predict import launch_table, measurements, parallel, sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
-from eval.predict.predictions import SweepPredictor, predict_rows
+from eval.predict.predictions import SweepPredictor, batches, predict_rows
 
 
 def predicted_us(rows: list[Row], launches: dict, constants: dict) -> tuple[list[float | None], list[dict]]:
@@ -78,10 +78,11 @@ def _num(value: float | None) -> str:
 
 
 def subset(rows: list[Row], args) -> list[Row]:
-    """The rows --sample or --one-per-config asks for (all of them without either)."""
+    """The rows --sample or --one-per-config asks for (all of them without either); a sample is
+    drawn a build batch at a time (the batches predict_rows deals from the whole file)."""
     if args.one_per_config:
         return measurements.one_per_config(rows, args.seed)
-    return measurements.sample(rows, args.sample, args.seed)
+    return measurements.sample(rows, args.sample, args.seed, batches([row.config for row in rows]))
 
 
 def evaluate(args) -> int:

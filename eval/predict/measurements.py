@@ -84,12 +84,14 @@ def _row(path: Path, line: int, record: dict) -> Row:
     return Row(line, (values["m"], values["n"], values["k"]), Config.of(values), us)
 
 
-def sample(rows: list[Row], count: int | None, seed: int) -> list[Row]:
+def sample(rows: list[Row], count: int | None, seed: int, groups: list[list[Config]] | None = None) -> list[Row]:
     """`count` rows drawn with `seed` (all of them when count is None or too large), in file
-    order; the same file, count and seed always give the same rows. Whole configurations are
-    drawn at random, each with all its rows (every shape it was measured on), until `count`
-    rows: builds cost per configuration, so a sample costs in proportion to its size, and
-    every shape's rank correlation is taken over the same configurations."""
+    order; the same file, count, seed and groups always give the same rows. Whole configurations
+    are drawn at random, each with all its rows (every shape it was measured on), until `count`
+    rows, so that every shape's rank correlation is taken over the same configurations. Builds
+    cost per group of configurations compiled together (`groups`, the build batches, when
+    given): then whole groups are drawn at random, their configurations in random order, so a
+    sample needs the builds of as few groups as its size allows."""
     if count is None or count >= len(rows):
         return list(rows)
     if count < 1:
@@ -97,8 +99,19 @@ def sample(rows: list[Row], count: int | None, seed: int) -> list[Row]:
     by_config: dict[Config, list[int]] = {}
     for index, row in enumerate(rows):
         by_config.setdefault(row.config, []).append(index)
-    configs = sorted(by_config)
-    random.Random(seed).shuffle(configs)
+    draw = random.Random(seed)
+    if groups is None:
+        configs = sorted(by_config)
+        draw.shuffle(configs)
+    else:
+        ordered = [sorted(c for c in group if c in by_config) for group in groups]
+        draw.shuffle(ordered)
+        configs = []
+        for group in ordered:
+            draw.shuffle(group)
+            configs += group
+        grouped = set(configs)
+        configs += sorted(c for c in by_config if c not in grouped)  # configurations in no group last
     chosen: list[int] = []
     for config in configs:
         chosen += by_config[config][:count - len(chosen)]

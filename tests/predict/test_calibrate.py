@@ -87,6 +87,18 @@ def test_a_sample_draws_whole_configurations_with_every_shape_they_were_measured
     assert len(configs) < 130  # not the ~360 a row-by-row sample touches
 
 
+def test_a_sample_is_drawn_a_build_batch_at_a_time():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    universe = [r.config for r in rows]
+    whole = predictions.batches(universe)
+    chosen = measurements.sample(rows, 1000, 0, whole)
+    assert len(chosen) == 1000 and chosen == measurements.sample(rows, 1000, 0, whole)
+    # ~107 configurations from 4 of the file's 12 batches; drawn one by one they fall in all 12
+    assert len(predictions.needed_batches(chosen, universe)) == -(-len({r.config for r in chosen}) // len(whole[0]))
+    assert len(predictions.needed_batches(measurements.sample(rows, 1000, 0), universe)) == len(whole)
+    assert len({r.shape for r in chosen}) == 9
+
+
 def test_one_row_per_configuration_covers_every_configuration_on_drawn_shapes():
     rows = measurements.read(measurements.CALIBRATION_SET)
     chosen = measurements.one_per_config(rows, 0)
