@@ -20,7 +20,7 @@ def test_one_time_work_per_input_is_untimed_in_benchmark_and_paid_in_leaderboard
     submission = str(STYLE / "per_input_cache.py")
     status, rows, _, err = run_leaderboard("benchmark", "--shapes", "64,64,128", "--submission", submission)
     assert status == 0, err
-    assert rows[0]["worst_us"] < 15_000  # half the one-time work
+    assert rows[0]["worst_us"] < 50_000  # under the one-time work, with room for a busy machine
     status, rows, _, err = run_leaderboard("leaderboard", "--shapes", "64,64,128", "--submission", submission)
     assert status == 0, err
-    assert rows[0]["best_us"] >= 30_000
+    assert rows[0]["best_us"] >= 80_000

@@ -1,10 +1,10 @@
-"""Does 0.03 s of one-time work the first time it sees an input object (as a submission
+"""Does 0.08 s of one-time work the first time it sees an input object (as a submission
 that caches a transposed operand or a workspace per input would), then the reference."""
 import time
 
 from reference import ref_kernel
 
-ONE_TIME_S = 0.03  # leaderboard mode pays it on each of its (at most 100) repeats
+ONE_TIME_S = 0.08  # leaderboard mode pays it on each of its (at most 100) repeats
 _seen = {}  # id -> the tensor itself, kept alive so its id is never reused
 
 
