@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import logging
 import os
 import sys
@@ -50,10 +51,19 @@ def session(address: str | None = None, cpus: int | None = None) -> Iterator[Non
 
 @functools.cache
 def task(function: Callable):
-    """`function` as a Ray task of one CPU, never retried."""
+    """`function` as a Ray task of one CPU, never retried. A function of a module run with
+    `python -m` (eval.predict.tune) is taken from that module imported by its name: a worker has
+    no such __main__, and a task pickled from it could not find the module's other names."""
     import ray
 
-    return ray.remote(num_cpus=1, max_retries=0)(function)
+    return ray.remote(num_cpus=1, max_retries=0)(_importable(function))
+
+
+def _importable(function: Callable) -> Callable:
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if function.__module__ != "__main__" or spec is None:
+        return function
+    return getattr(importlib.import_module(spec.name), function.__name__)
 
 
 def finished(refs: list) -> Iterator[tuple[int, object]]:

@@ -4,6 +4,7 @@ and a worker that dies takes only the row that killed it."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import pytest
@@ -77,3 +78,12 @@ def test_batches_are_near_equal_and_share_out_each_workgroup_size(monkeypatch):
     assert sorted(len(g) for g in groups) == [3, 3, 4]  # 10 distinct in 3 batches of at most 4
     assert sorted(c for g in groups for c in g) == sorted(small)
     assert all(sum(c.block_size == 64 for c in g) in (1, 2) for g in groups)  # not all in one build
+
+
+def test_a_task_of_a_module_run_with_dash_m_finds_its_modules_names():
+    # eval.predict.tune is run as `python -m`: its tasks once failed on every worker, which had
+    # no such __main__ to find the module's cached builder in.
+    result = subprocess.run([sys.executable, "-m", "tests.predict.probes.main_module_task"], cwd=parallel.REPO_ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[3, 5]", result.stdout + result.stderr[-2000:]
