@@ -39,6 +39,10 @@ def _time(_built, variant: str, tiles: tuple[str, ...], shape: tuple[int, int, i
     return packed(variant, tiles).time(*shape, cfg, settings)
 
 
+class NoCandidate(RuntimeError):
+    """Every candidate of a shape failed to build or to be predicted."""
+
+
 def best_configs(variant: str, tiles: tuple[str, ...], shapes: list[tuple[int, int, int]]) -> dict[tuple, tuple[str, float]]:
     """shape -> (config name, predicted call us) of the fastest candidate; every candidate of
     every shape is one Ray task, after one build task."""
@@ -59,7 +63,8 @@ def best_configs(variant: str, tiles: tuple[str, ...], shapes: list[tuple[int, i
     best = {}
     for shape, results in timed.items():
         if not results:
-            raise RuntimeError(f"no candidate of {variant} could be predicted for {shape}")
+            raise NoCandidate(f"no candidate of {variant} could be predicted for {'x'.join(map(str, shape))} "
+                              "(each one's reason is above)")
         choice = min(results, key=lambda t: t.call_us(constants))
         best[shape] = (choice.config, choice.call_us(constants))
     return best
@@ -77,8 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     tiles = tuple(args.tiles or [c.name.removesuffix("_sk1") for c in configs.instances(args.variant)])
     benchmarks = [(c.m, c.n, c.k) for c in contract.cases("benchmarks")]
     tests = [(c.m, c.n, c.k) for c in contract.cases("tests") if (c.m, c.n, c.k) not in benchmarks]
-    with parallel.session(args.address, args.cpus):
-        best = best_configs(args.variant, tiles, benchmarks + tests)
+    try:
+        configs.candidates(args.variant, list(tiles))  # a tile name that is not one: said before Ray starts
+        with parallel.session(args.address, args.cpus):
+            best = best_configs(args.variant, tiles, benchmarks + tests)
+    except (ValueError, NoCandidate) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f'    "{args.variant}": {{  # `python -m eval.predict.tune --variant {args.variant}`')
     for shape, (name, us) in best.items():
         print(f'        {shape!r}: "{name}",  # predicted {us:.1f} us')
