@@ -82,12 +82,12 @@ def subset(rows: list[Row], args) -> list[Row]:
     drawn a build batch at a time (the batches predict_rows deals from the whole file)."""
     if args.one_per_config:
         return measurements.one_per_config(rows, args.seed)
-    return measurements.sample(rows, args.sample, args.seed, batches([row.config for row in rows]))
+    return measurements.sample(rows, args.sample, args.seed, batches(measurements.build_universe(rows)))
 
 
 def evaluate(args) -> int:
-    every = measurements.read(Path(args.evaluate))
-    rows, universe = subset(every, args), [row.config for row in every]
+    every = measurements.read(Path(args.evaluate), args.as_labelled)
+    rows, universe = subset(every, args), measurements.build_universe(every)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
         launches, cost = predict_rows(rows, SweepPredictor(call, hardware()), universe)
@@ -154,11 +154,11 @@ def fit(args) -> int:
     params = parameters()
     if not params:
         raise ValueError("calibration.yaml names no constant under fit:")
-    every = measurements.read(measurements.CALIBRATION_SET)
+    every = measurements.read(measurements.CALIBRATION_SET, args.as_labelled)
     rows = subset(every, args)
     call = sweep.build_call(Path(args.source).resolve())
     with parallel.session(args.address, args.cpus):
-        report = fitting.fit(model(rows, call, [r.config for r in every]), [r.gemm_kernel_us for r in rows],
+        report = fitting.fit(model(rows, call, measurements.build_universe(every)), [r.gemm_kernel_us for r in rows],
                              [r.shape_name for r in rows], params)
     print_fit(report, params)
     if args.sample is None and not args.one_per_config:
@@ -192,6 +192,9 @@ def make_parser() -> argparse.ArgumentParser:
     subset.add_argument("--sample", type=int, metavar="N", help="a random sample of N rows (default: every row)")
     subset.add_argument("--one-per-config", action="store_true",
                         help="one row of each configuration, its shape drawn with --seed (every configuration once)")
+    parser.add_argument("--as-labelled", action="store_true",
+                        help="predict each row as its fused_transpose column says (default: the kernel it timed; "
+                             "section 3 timed the fused kernel in both halves, eval/predict/data/README.md)")
     parser.add_argument("--seed", type=int, default=0, help="the sample's or the drawn shapes' seed (default 0)")
     parser.add_argument("--json", metavar="OUT", help="--evaluate: write median_abs_error, spearman, refused, points")
     parser.add_argument("--launches", metavar="OUT",

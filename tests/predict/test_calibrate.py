@@ -89,14 +89,25 @@ def test_a_sample_draws_whole_configurations_with_every_shape_they_were_measured
 
 def test_a_sample_is_drawn_a_build_batch_at_a_time():
     rows = measurements.read(measurements.CALIBRATION_SET)
-    universe = [r.config for r in rows]
+    universe = measurements.build_universe(rows)
     whole = predictions.batches(universe)
     chosen = measurements.sample(rows, 1000, 0, whole)
     assert len(chosen) == 1000 and chosen == measurements.sample(rows, 1000, 0, whole)
-    # ~107 configurations from 4 of the file's 12 batches; drawn one by one they fall in all 12
-    assert len(predictions.needed_batches(chosen, universe)) == -(-len({r.config for r in chosen}) // len(whole[0]))
+    # 85 timed kernels from 4 of the file's 12 batches; drawn one by one they fall in all 12
+    assert len(predictions.needed_batches(chosen, universe)) <= 4 < len(whole)
     assert len(predictions.needed_batches(measurements.sample(rows, 1000, 0), universe)) == len(whole)
     assert len({r.shape for r in chosen}) == 9
+
+
+def test_section_3_rows_are_predicted_as_the_fused_kernel_they_timed():
+    rows = measurements.read(measurements.CALIBRATION_SET)
+    relabelled = [r for r in rows if r.config != r.labelled]
+    assert len(relabelled) == 594  # section 3's half labelled separate, depth 2
+    assert all(r.config.fused_transpose and not r.labelled.fused_transpose and r.config.pipeline_depth == 2
+               for r in relabelled)
+    assert {r.config for r in rows} <= set(measurements.build_universe(rows))  # built with the file's batches
+    as_labelled = measurements.read(measurements.CALIBRATION_SET, as_labelled=True)
+    assert all(r.config == r.labelled for r in as_labelled) and len({r.config for r in as_labelled}) == 380
 
 
 def test_one_row_per_configuration_covers_every_configuration_on_drawn_shapes():
