@@ -19,9 +19,10 @@
 // spills) moves 64-byte segments through a 32 KB LRU vector L1 (loads allocate 128-byte
 // lines, stores write through); missed lines are served by the L2, the Infinity Cache or HBM
 // in the shares grid_reuse() derives from what one workgroup touches, each level at its
-// latency and at the CU's share of its bandwidth, so requests queue when a level is busy.
-// Scalar loads take `smem_latency`. When no wave can issue for a whole round, the clock jumps
-// to the next cycle where something in flight completes.
+// latency and at the CU's share of its bandwidth, so requests queue when a level is busy;
+// stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the
+// kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
+// for a whole round, the clock jumps to the next cycle where something in flight completes.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -172,7 +173,7 @@ class CuModel {
   }
 
   // The CU's share of each level's bandwidth, bytes per clock.
-  struct Shares { double l2 = 64, mall = 64, hbm = 64; };
+  struct Shares { double l2 = 64, mall = 64, hbm = 64, store = 64; };
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
   double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares);
 
@@ -434,9 +435,13 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       // The CU's path moves every 64-byte segment; lines the L1 misses cross the L2 fabric and
       // are served by the L2, the Infinity Cache or HBM (served()), each at the CU's share of
       // that level's bandwidth: a busy level queues the CU's requests behind each other, so
-      // latency grows with the requests in flight. Stores write through to the L2.
+      // latency grows with the requests in flight. Stores write through to the L2 and hold the
+      // path for their bytes at the CU's share of the machine's store rate.
       const double segments = double(units_touched(64).size());
       const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
+      double written = 0;
+      if (!load)
+        for (auto& [addr, bytes] : log_.global) written += bytes;
       const std::vector<uint64_t> missed = l1_misses(load);
       const double line = hw_.l1_line_bytes;
       double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0;
@@ -451,7 +456,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       }
       latency = missed.empty() || !load ? (load ? hw_.l1_latency : hw_.l2_latency) : latency / double(missed.size());
       const double busy = std::max({segments * 64 / hw_.cu_vmem_bytes_per_clk, l2 / shares_.l2, mall / shares_.mall,
-                                    hbm / shares_.hbm});
+                                    hbm / shares_.hbm, written / shares_.store});
       const double start = std::max(now, vmem_free_);
       vmem_free_ = start + busy;
       vmem_busy += busy;
@@ -578,7 +583,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
   }
   for (auto& w : waves_) if (w.w) w.w->log = nullptr;
   log_.undo();  // a timed launch leaves global memory as it found it (see time_launch)
-  return end + 1;
+  return std::max(end, vmem_free_) + 1;  // the kernel ends when its last store has left the CU
 }
 
 }  // namespace
@@ -614,6 +619,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   shares.l2 = std::min(hw.cu_vmem_bytes_per_clk, hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus);
   shares.mall = hw.mall_bytes_per_s / clock_hz / active_cus;
   shares.hbm = hw.hbm_bytes_per_s / clock_hz / active_cus;
+  shares.store = hw.store_bytes_per_s / clock_hz / active_cus;
   // Only some workgroups run, so state the kernel keeps for the whole grid (split-K arrival
   // counters it resets when the last workgroup arrives) would be left half-done for the next
   // call: the CU's stores and atomics are undone at the end (and the first workgroup's, run

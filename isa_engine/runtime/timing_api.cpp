@@ -18,7 +18,7 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
       {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency}, {"l2_latency", &hw.l2_latency},
       {"mall_latency", &hw.mall_latency}, {"hbm_latency", &hw.hbm_latency}, {"mall_bytes_per_s", &hw.mall_bytes_per_s},
-      {"l2_reuse_capture", &hw.l2_reuse_capture},
+      {"l2_reuse_capture", &hw.l2_reuse_capture}, {"store_bytes_per_s", &hw.store_bytes_per_s},
       {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
       {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
   const std::map<std::string, uint32_t*> counts = {

@@ -80,10 +80,10 @@ def offline(tmp_path_factory):
     return {k.name: k for k in report(path)}
 
 
-def timed(launch, threads: int) -> dict:
+def timed(launch, threads: int, **settings) -> dict:
     blocks = 304 * 4
     out = torch.zeros(blocks * threads)
-    prediction, _ = predict(lambda: launch(out, blocks), hardware())
+    prediction, _ = predict(lambda: launch(out, blocks), hardware(settings))
     (kernel,) = prediction.kernels
     return kernel
 
@@ -108,10 +108,13 @@ def test_the_hip_runtime_answers_occupancy_queries_with_the_same_rule(module, of
 
 
 def test_one_wave_workgroups_run_side_by_side_on_all_four_simds(module):
-    # four one-wave workgroups on the busiest CU: one per SIMD, so about one's time
-    one = timed(module.light64, 64)
+    # four one-wave workgroups on the busiest CU: one per SIMD, so about one's time. The kernel
+    # is short: at the fitted store rate its one store a wave takes about a sixth of its time,
+    # and four queue on the CU's share, so the SIMDs are compared with stores left free.
+    free_stores = {"store_bytes_per_s": 1e15}
+    one = timed(module.light64, 64, **free_stores)
     out = torch.zeros(304 * 64)
-    alone, _ = predict(lambda: module.light64(out, 304), hardware())
+    alone, _ = predict(lambda: module.light64(out, 304), hardware(free_stores))
     assert one["cu_cycles"] <= 1.2 * alone.kernels[0]["cu_cycles"]
 
 

@@ -1,8 +1,8 @@
 """The ISA engine's timing model on kernels whose cycle counts follow from the documented
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
 extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
-an s_waitcnt vmcnt stall, re-read lines hit the vector L1, a timed launch leaves memory as it
-found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
+an s_waitcnt vmcnt stall, re-read lines hit the vector L1, stores leave at the CU's share of the
+store rate, a timed launch leaves memory as it found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
 be predicted."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import isa_engine
+import machine
 from eval.predict import PredictionError, hardware, predict
 
 HIP = r"""
@@ -62,6 +63,12 @@ __global__ void reread(const float* in, float* out, int rounds) {
   out[threadIdx.x] = sum;
 }
 void launch_reread(const float* in, float* out, int rounds) { reread<<<1, 64>>>(in, out, rounds); }
+
+// Each lane writes n floats, a whole 256-byte row of the wave's at each step; nothing waits for them.
+__global__ void fill(float* out, int n) {
+  for (int i = 0; i < n; ++i) out[(blockIdx.x * n + i) * 64 + threadIdx.x] = float(i);
+}
+void launch_fill(float* out, int blocks, int n) { fill<<<blocks, 64>>>(out, n); }
 
 // Each lane loads one float and adds 1: the add waits for the load.
 __global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
@@ -126,6 +133,7 @@ void launch_reread(const float* in, float* out, int rounds);
 void launch_wait_for_last(int* flag, float* out, int blocks);
 void launch_self_timed(float* out, int n);
 void launch_private_array(const int* idx, float* out, int n);
+void launch_fill(float* out, int blocks, int n);
 void run_mfma_chain(torch::Tensor out, int64_t n) { launch_mfma_chain(out.data_ptr<float>(), n); }
 void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { launch_lds_reads(out.data_ptr<float>(), stride, rounds); }
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
@@ -136,8 +144,9 @@ void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds) { launch_re
 void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks) { launch_wait_for_last(flag.data_ptr<int>(), out.data_ptr<float>(), blocks); }
 void run_self_timed(torch::Tensor out, int64_t n) { launch_self_timed(out.data_ptr<float>(), n); }
 void run_private_array(torch::Tensor idx, torch::Tensor out, int64_t n) { launch_private_array(idx.data_ptr<int>(), out.data_ptr<float>(), n); }
+void run_fill(torch::Tensor out, int64_t blocks, int64_t n) { launch_fill(out.data_ptr<float>(), blocks, n); }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill"]
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +201,16 @@ def test_a_load_latency_shows_as_a_vmcnt_stall(module):
     slow = timed(lambda: module.run_load_use(src, out), hbm_latency=1200)
     assert slow["cu_cycles"] - fast["cu_cycles"] >= 1000  # at least one full load round trip each
     assert max(slow["stalls"], key=slow["stalls"].get) == "s_waitcnt vmcnt"
+
+
+def test_stores_leave_at_the_cus_share_of_the_store_rate(module):
+    blocks, n = machine.fact("cus"), 64  # one workgroup a CU, each writing 16 KiB
+    out = torch.zeros(blocks * n * 64)
+    fast, slow = (timed(lambda: module.run_fill(out, blocks, n), store_bytes_per_s=rate) for rate in (4.6e12, 1.0e12))
+    cycles_a_byte = lambda rate: machine.fact("clock_ghz") * 1e9 * machine.fact("cus") / rate
+    # the wave issues its stores and ends; the kernel ends when the last has left the CU
+    expected = n * 64 * 4 * (cycles_a_byte(1.0e12) - cycles_a_byte(4.6e12))
+    assert slow["cu_cycles"] - fast["cu_cycles"] == pytest.approx(expected, rel=0.05)
 
 
 def test_a_call_without_a_kernel_cannot_be_predicted(module):
