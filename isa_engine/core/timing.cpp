@@ -50,6 +50,13 @@ constexpr int kSimds = 4;
 constexpr double kCycleLimit = 2e9;  // about a second of MI300X time for one CU
 constexpr int kRegs = 128 + 512;  // SGPR operand codes 0..127, then v0..v255, a0..a255
 
+// The bytes a logged list of accesses moved.
+double bytes_in(const std::vector<std::pair<uint64_t, uint32_t>>& accesses) {
+  double bytes = 0;
+  for (const auto& access : accesses) bytes += access.second;
+  return bytes;
+}
+
 bool is_mfma(const Inst& i) { return strncmp(i.name, "v_mfma", 6) == 0 || strncmp(i.name, "v_smfmac", 8) == 0; }
 
 Pipe pipe_of(const Inst& i) {
@@ -253,12 +260,7 @@ double CuModel::lds_cycles() const {
     }
   }
   if (in_group) flush();
-  const double bytes_total = [&] {
-    double b = 0;
-    for (auto& a : log_.lds) b += a.second;
-    return b;
-  }();
-  return std::max(cycles, std::ceil(bytes_total / hw_.lds_bytes_per_clk));
+  return std::max(cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk));
 }
 
 // The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
@@ -439,9 +441,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       // path for their bytes at the CU's share of the machine's store rate.
       const double segments = double(units_touched(64).size());
       const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
-      double written = 0;
-      if (!load)
-        for (auto& [addr, bytes] : log_.global) written += bytes;
+      const double written = load ? 0 : bytes_in(log_.global);
       const std::vector<uint64_t> missed = l1_misses(load);
       const double line = hw_.l1_line_bytes;
       double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0;

@@ -2,8 +2,8 @@
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
 extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
 an s_waitcnt vmcnt stall, re-read lines hit the vector L1, stores leave at the CU's share of the
-store rate, a timed launch leaves memory as it found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
-be predicted."""
+store rate, a timed launch leaves memory as it found it, a kernel that waits for other workgroups
+is refused, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
 
 import pytest
