@@ -106,6 +106,7 @@ struct Hardware {
   uint32_t lds_banks = machine::kLdsBanks;
   double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
   double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
+  uint32_t l2_bytes_per_xcd = machine::kL2BytesPerXcd;
   uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
   // The model's own settings (eval/predict/calibration.yaml gives each its source).
   // Memory levels: load-to-use latency (cycles) when a line is served there, and the
@@ -120,6 +121,8 @@ struct Hardware {
   double l2_reuse_capture = 0.5;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
   double lds_latency = 64, smem_latency = 200;
+  // The fewest cycles one DS instruction holds the CU's LDS pipe, whatever its bytes.
+  double lds_instruction_cycles = 0;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };

@@ -15,10 +15,12 @@
 // calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
 // complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
 // `lds_bytes_per_clk` per CU (that many bytes of dwords a cycle, in lane order; distinct dwords
-// of one bank serialise), then `lds_latency`. Vector memory (global and the swizzled scratch of
-// spills) moves 64-byte segments through a 32 KB LRU vector L1 (loads allocate 128-byte
-// lines, stores write through); missed lines are served by the L2, the Infinity Cache or HBM
-// in the shares grid_reuse() derives from what one workgroup touches, each level at its
+// of one bank serialise), each DS instruction holding it at least `lds_instruction_cycles`,
+// then `lds_latency`. Vector memory (global and the swizzled scratch of spills) moves 64-byte
+// segments through a 32 KB LRU vector L1 (loads allocate 128-byte lines, stores write
+// through); missed lines are served by the L2, the Infinity Cache or HBM in the shares
+// grid_reuse() derives from what one workgroup touches (spills: from the L2 as far as the
+// resident waves' scratch fits an XCD's L2, else from the Infinity Cache), each level at its
 // latency and at the CU's share of its bandwidth, so requests queue when a level is busy;
 // stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the
 // kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
@@ -117,17 +119,26 @@ struct Served {
 
 struct GridReuse {
   std::vector<Served> per_allocation;  // by index into Launch::allocations
-  Served scratch{1, 0, 0};             // spills come back from the L2 they were written through
+  Served scratch{1, 0, 0};             // spills come back from the L2 they were written through, as far as they fit it
   double footprint_bytes = 0;          // distinct bytes the grid touches in its allocations
   bool known = false;                  // allocations were noted (else: first touch everywhere)
 };
 
 // Runs workgroup 0 functionally (its stores undone) to see which lines of which allocations a
 // workgroup touches, and derives where the grid's L1 misses are served.
-GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups) {
+GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups, double resident_waves_per_cu) {
   GridReuse r;
   if (L.allocations.empty()) return r;
   r.known = true;
+  // Spills: every resident wave's scratch is live at once, and an XCD's L2 holds what of its
+  // CUs' scratch fits (the busiest XCD's: workgroups are dealt round robin over the XCDs); the
+  // rest comes back from the Infinity Cache.
+  const double cus_per_xcd = std::min(std::ceil(double(workgroups) / hw.xcds), double(hw.cus / hw.xcds));
+  const double scratch_per_xcd = double(L.k->private_segment) * 64 * resident_waves_per_cu * cus_per_xcd;
+  if (scratch_per_xcd > hw.l2_bytes_per_xcd) {
+    r.scratch.l2 = hw.l2_bytes_per_xcd / scratch_per_xcd;
+    r.scratch.mall = 1 - r.scratch.l2;
+  }
   Workgroup g;
   size_workgroup(g, L);
   set_workgroup_id(g, 0, L);
@@ -260,7 +271,7 @@ double CuModel::lds_cycles() const {
     }
   }
   if (in_group) flush();
-  return std::max(cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk));
+  return std::max({cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk), hw_.lds_instruction_cycles});
 }
 
 // The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
@@ -445,6 +456,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       const std::vector<uint64_t> missed = l1_misses(load);
       const double line = hw_.l1_line_bytes;
       double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0;
+      if (!load) mall = bytes_in(log_.scratch) * reuse_.scratch.mall;  // spills the L2 cannot keep are written back
       for (uint64_t l : missed) {
         if (!load) break;
         const Served& at = served(l);
@@ -624,9 +636,10 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   // counters it resets when the last workgroup arrives) would be left half-done for the next
   // call: the CU's stores and atomics are undone at the end (and the first workgroup's, run
   // once beforehand to see what it touches).
-  const GridReuse reuse = grid_reuse(L, hw, t.workgroups);
+  const uint32_t resident = std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups);
+  const GridReuse reuse = grid_reuse(L, hw, t.workgroups, double(resident) * t.waves_per_workgroup);
   CuModel cu(L, hw, reuse);
-  t.cu_cycles = cu.run(ids, std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups), shares);
+  t.cu_cycles = cu.run(ids, resident, shares);
   t.cu_us = t.cu_cycles / clock_hz * 1e6;
   // The rest of the grid: every workgroup requests about what the simulated ones did.
   const double scale = double(t.workgroups) / double(ids.size());

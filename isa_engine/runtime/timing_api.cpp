@@ -16,14 +16,15 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
       {"clock_ghz", &hw.clock_ghz}, {"lds_bytes_per_clk", &hw.lds_bytes_per_clk},
       {"cu_vmem_bytes_per_clk", &hw.cu_vmem_bytes_per_clk}, {"l2_bytes_per_clk_per_xcd", &hw.l2_bytes_per_clk_per_xcd},
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
-      {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency}, {"l2_latency", &hw.l2_latency},
+      {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency},
+      {"lds_instruction_cycles", &hw.lds_instruction_cycles}, {"l2_latency", &hw.l2_latency},
       {"mall_latency", &hw.mall_latency}, {"hbm_latency", &hw.hbm_latency}, {"mall_bytes_per_s", &hw.mall_bytes_per_s},
       {"l2_reuse_capture", &hw.l2_reuse_capture}, {"store_bytes_per_s", &hw.store_bytes_per_s},
       {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
       {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
   const std::map<std::string, uint32_t*> counts = {
       {"cus", &hw.cus}, {"xcds", &hw.xcds}, {"lds_banks", &hw.lds_banks},
-      {"l1_bytes", &hw.l1_bytes}, {"l1_line_bytes", &hw.l1_line_bytes}};
+      {"l1_bytes", &hw.l1_bytes}, {"l1_line_bytes", &hw.l1_line_bytes}, {"l2_bytes_per_xcd", &hw.l2_bytes_per_xcd}};
   if (key.rfind("mfma.", 0) == 0) {
     hw.mfma_cycles.emplace_back(key.substr(5), value);
     return true;

@@ -1,9 +1,10 @@
 """The ISA engine's timing model on kernels whose cycle counts follow from the documented
-rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise,
-extra workgroup rounds on the busiest CU add time in proportion, a load's latency shows as
-an s_waitcnt vmcnt stall, re-read lines hit the vector L1, stores leave at the CU's share of the
-store rate, a timed launch leaves memory as it found it, a kernel that waits for other workgroups
-is refused, and a call with no kernel cannot be predicted."""
+rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise and
+each LDS instruction holds the pipe a minimum, extra workgroup rounds on the busiest CU add time
+in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
+L1, stores leave at the CU's share of the store rate, spills beyond the L2 come from the
+Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
+workgroups is refused, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
 
 import pytest
@@ -172,8 +173,8 @@ def test_an_mfma_chain_takes_the_calculators_cycles_per_mfma(module):
 
 def test_lds_bank_conflicts_serialise(module):
     out = torch.zeros(64)
-    free = timed(lambda: module.run_lds_reads(out, 1, 64))
-    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64))  # every lane on one bank
+    free = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
+    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64), lds_instruction_cycles=0)  # every lane on one bank
     assert conflicted["lds_busy"] >= 16 * free["lds_busy"]
     # one wave alone: the LDS pipe's extra cycles land in its time
     assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
@@ -181,10 +182,20 @@ def test_lds_bank_conflicts_serialise(module):
 
 def test_the_lds_serves_its_throughput_in_bytes_a_cycle(module):
     out = torch.zeros(64)
-    full = timed(lambda: module.run_lds_reads(out, 1, 64))
-    half = timed(lambda: module.run_lds_reads(out, 1, 64), lds_bytes_per_clk=64)
+    full = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
+    half = timed(lambda: module.run_lds_reads(out, 1, 64), lds_bytes_per_clk=64, lds_instruction_cycles=0)
     # fewer lanes a cycle, and a bank's two dwords of one lane serialise in each of them
     assert half["lds_busy"] == pytest.approx(2 * full["lds_busy"], rel=0.01)
+
+
+def test_each_lds_instruction_holds_the_pipe_at_least_its_minimum(module):
+    out = torch.zeros(64)
+    # 256-512 bytes an instruction here: 2-4 cycles at 128 bytes a cycle, below either minimum
+    bytes_only = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
+    short, long = (timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=c) for c in (20, 40))
+    assert long["lds_busy"] == pytest.approx(2 * short["lds_busy"], rel=1e-9)
+    assert short["lds_busy"] >= 5 * bytes_only["lds_busy"]
+    assert long["cu_cycles"] > short["cu_cycles"] > bytes_only["cu_cycles"]
 
 
 def test_each_extra_round_on_the_busiest_cu_adds_its_time(module):
@@ -262,6 +273,17 @@ def test_scratch_is_timed_at_device_addresses_so_a_prediction_repeats(module):
         cycles.add(kernel["cu_cycles"])
         del ballast
     assert kernel["l2_floor_us"] > 0 and len(cycles) == 1, cycles
+
+
+def test_scratch_beyond_an_xcds_l2_comes_back_from_the_infinity_cache(module):
+    idx, out = torch.randint(0, 64, (64,), dtype=torch.int32), torch.zeros(64)
+    run = lambda **hw: timed(lambda: module.run_private_array(idx, out, 200), **hw)
+    # one wave's 16 KiB of scratch fits the L2: the Infinity Cache's latency plays no part
+    assert run(mall_latency=300)["cu_cycles"] == run(mall_latency=3000)["cu_cycles"]
+    # an L2 of 4 KiB holds a quarter of it: the vector L1's misses go on to the Infinity Cache
+    small = run(mall_latency=3000, l2_bytes_per_xcd=4096)
+    assert small["cu_cycles"] - run(mall_latency=3000)["cu_cycles"] > 2000
+    assert small["mall_bytes"] > 0
 
 
 def test_a_kernel_waiting_for_other_workgroups_is_refused_clearly(module):
