@@ -119,7 +119,7 @@ struct Served {
 
 struct GridReuse {
   std::vector<Served> per_allocation;  // by index into Launch::allocations
-  Served scratch{1, 0, 0};             // spills come back from the L2 they were written through, as far as they fit it
+  Served scratch{1, 0, 0};             // spills: from the L2 they were written through (grid_reuse: as far as they fit)
   double footprint_bytes = 0;          // distinct bytes the grid touches in its allocations
   bool known = false;                  // allocations were noted (else: first touch everywhere)
 };
