@@ -21,7 +21,9 @@
 // through); missed lines are served by the L2, the Infinity Cache or HBM in the shares
 // grid_reuse() derives from what one workgroup touches (spills: from the L2 as far as the
 // resident waves' scratch fits an XCD's L2, else from the Infinity Cache), each level at its
-// latency and at the CU's share of its bandwidth, so requests queue when a level is busy;
+// latency and at the CU's share of its bandwidth, so requests queue when a level is busy
+// (the fair share where the grid keeps the level busy; where it leaves it idle part of the
+// time, a CU's burst gets more: time_launch's second pass);
 // stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the
 // kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
 // for a whole round, the clock jumps to the next cycle where something in flight completes.
@@ -32,6 +34,7 @@
 #include <deque>
 #include <limits>
 #include <list>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -638,19 +641,37 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   // once beforehand to see what it touches).
   const uint32_t resident = std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups);
   const GridReuse reuse = grid_reuse(L, hw, t.workgroups, double(resident) * t.waves_per_workgroup);
-  CuModel cu(L, hw, reuse);
-  t.cu_cycles = cu.run(ids, resident, shares);
-  t.cu_us = t.cu_cycles / clock_hz * 1e6;
-  // The rest of the grid: every workgroup requests about what the simulated ones did.
-  const double scale = double(t.workgroups) / double(ids.size());
-  t.bytes_requested = cu.l2_bytes * scale;
-  t.mall_bytes = cu.mall_bytes * scale;
-  t.l2_hit_rate = cu.l2_bytes > 0 ? cu.l2_hit_bytes / cu.l2_bytes : 0;
-  t.footprint_bytes = reuse.known ? reuse.footprint_bytes : double(cu.lines_touched.size()) * hw.l1_line_bytes * scale;
-  t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
-  t.mall_floor_us = t.mall_bytes / hw.mall_bytes_per_s * 1e6;
-  t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * clock_hz) * 1e6;
-  t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
+  // Two passes. The first gives each CU the fair share of every level (its bandwidth over the
+  // active CUs); from it, the share u of the kernel's time the grid keeps each level busy (its
+  // floor over the kernel time). CUs run out of step, so a CU's burst meets on average u of the
+  // others at that level: the second pass serves it at fair share / u, at most the CU's own
+  // path (a level the grid saturates keeps the fair share).
+  const double l2_fair = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  std::optional<CuModel> timed;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      const auto burst = [&](double fair, double floor_us) {
+        return std::min(hw.cu_vmem_bytes_per_clk, fair / std::max(floor_us / t.kernel_us, fair / hw.cu_vmem_bytes_per_clk));
+      };
+      shares.l2 = burst(l2_fair, t.l2_floor_us);
+      shares.mall = burst(shares.mall, t.mall_floor_us);
+      shares.hbm = burst(shares.hbm, t.hbm_floor_us);
+    }
+    CuModel& cu = timed.emplace(L, hw, reuse);
+    t.cu_cycles = cu.run(ids, resident, shares);
+    t.cu_us = t.cu_cycles / clock_hz * 1e6;
+    // The rest of the grid: every workgroup requests about what the simulated ones did.
+    const double scale = double(t.workgroups) / double(ids.size());
+    t.bytes_requested = cu.l2_bytes * scale;
+    t.mall_bytes = cu.mall_bytes * scale;
+    t.l2_hit_rate = cu.l2_bytes > 0 ? cu.l2_hit_bytes / cu.l2_bytes : 0;
+    t.footprint_bytes = reuse.known ? reuse.footprint_bytes : double(cu.lines_touched.size()) * hw.l1_line_bytes * scale;
+    t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
+    t.mall_floor_us = t.mall_bytes / hw.mall_bytes_per_s * 1e6;
+    t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * clock_hz) * 1e6;
+    t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
+  }
+  const CuModel& cu = *timed;
   // Where the CU's cycles went, per SIMD on average.
   for (int s = 0; s < kSimds; ++s) {
     t.mfma_busy += cu.mfma_busy[size_t(s)] / kSimds;

@@ -2,7 +2,8 @@
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise and
 each LDS instruction holds the pipe a minimum, extra workgroup rounds on the busiest CU add time
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
-L1, stores leave at the CU's share of the store rate, spills beyond the L2 come from the
+L1, a burst of loads gets more than its fair share of a level the grid leaves idle, stores
+leave at the CU's share of the store rate, spills beyond the L2 come from the
 Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
 workgroups is refused, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
@@ -71,6 +72,20 @@ __global__ void fill(float* out, int n) {
 }
 void launch_fill(float* out, int blocks, int n) { fill<<<blocks, 64>>>(out, n); }
 
+// One wave loads 16 fresh 256-byte rows in a burst, then runs n dependent MFMAs.
+__global__ void burst_then_compute(const float* in, float* out, int n) {
+  float v = 0;
+#pragma unroll
+  for (int i = 0; i < 16; ++i) v += in[(blockIdx.x * 16 + i) * 64 + threadIdx.x];
+  float4_t acc = {v, 0, 0, 0};
+  long a = 0x3838383838383838L, b = 0x3030303030303030L;
+  for (int i = 0; i < n; ++i) acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, acc, 0, 0, 0);
+  out[blockIdx.x * 64 + threadIdx.x] = acc[0];
+}
+void launch_burst_then_compute(const float* in, float* out, int blocks, int n) {
+  burst_then_compute<<<blocks, 64>>>(in, out, n);
+}
+
 // Each lane loads one float and adds 1: the add waits for the load.
 __global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
 
@@ -135,6 +150,7 @@ void launch_wait_for_last(int* flag, float* out, int blocks);
 void launch_self_timed(float* out, int n);
 void launch_private_array(const int* idx, float* out, int n);
 void launch_fill(float* out, int blocks, int n);
+void launch_burst_then_compute(const float* in, float* out, int blocks, int n);
 void run_mfma_chain(torch::Tensor out, int64_t n) { launch_mfma_chain(out.data_ptr<float>(), n); }
 void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { launch_lds_reads(out.data_ptr<float>(), stride, rounds); }
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
@@ -146,8 +162,11 @@ void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks) { 
 void run_self_timed(torch::Tensor out, int64_t n) { launch_self_timed(out.data_ptr<float>(), n); }
 void run_private_array(torch::Tensor idx, torch::Tensor out, int64_t n) { launch_private_array(idx.data_ptr<int>(), out.data_ptr<float>(), n); }
 void run_fill(torch::Tensor out, int64_t blocks, int64_t n) { launch_fill(out.data_ptr<float>(), blocks, n); }
+void run_burst_then_compute(torch::Tensor in, torch::Tensor out, int64_t blocks, int64_t n) {
+  launch_burst_then_compute(in.data_ptr<float>(), out.data_ptr<float>(), blocks, n);
+}
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute"]
 
 
 @pytest.fixture(scope="module")
@@ -212,6 +231,21 @@ def test_a_load_latency_shows_as_a_vmcnt_stall(module):
     slow = timed(lambda: module.run_load_use(src, out), hbm_latency=1200)
     assert slow["cu_cycles"] - fast["cu_cycles"] >= 1000  # at least one full load round trip each
     assert max(slow["stalls"], key=slow["stalls"].get) == "s_waitcnt vmcnt"
+
+
+def test_a_burst_gets_more_than_the_fair_share_of_a_level_the_grid_leaves_idle(module):
+    cus = machine.fact("cus")
+    src, out = torch.ones(cus * 16 * 64), torch.zeros(cus * 64)
+    run = lambda n, rate: timed(lambda: module.run_burst_then_compute(src, out, cus, n), hbm_bytes_per_s=rate)
+    fair_cycles = lambda rate: 16 * 256 / (rate / (machine.fact("clock_ghz") * 1e9) / cus)  # 4 KiB at 1/304 of HBM
+    # long MFMA work after the burst: HBM is idle most of the kernel, and a quarter of its
+    # bandwidth slows the burst far less than a fair share would
+    busy_after = run(4000, 1.0e12)["cu_cycles"] - run(4000, 4.0e12)["cu_cycles"]
+    assert busy_after < 0.2 * (fair_cycles(1.0e12) - fair_cycles(4.0e12))
+    # no work after it: the grid keeps HBM busy, and each CU gets its fair share
+    alone = run(0, 1.0e12)
+    assert alone["hbm_floor_us"] > 0.5 * alone["kernel_us"]
+    assert alone["cu_cycles"] > fair_cycles(1.0e12)
 
 
 def test_stores_leave_at_the_cus_share_of_the_store_rate(module):
