@@ -630,8 +630,9 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   t.busiest_cu_workgroups = uint32_t(ids.size());
   const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
   const double clock_hz = hw.clock_ghz * 1e9;
+  const double l2_fair = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
   CuModel::Shares shares;
-  shares.l2 = std::min(hw.cu_vmem_bytes_per_clk, hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus);
+  shares.l2 = std::min(hw.cu_vmem_bytes_per_clk, l2_fair);
   shares.mall = hw.mall_bytes_per_s / clock_hz / active_cus;
   shares.hbm = hw.hbm_bytes_per_s / clock_hz / active_cus;
   shares.store = hw.store_bytes_per_s / clock_hz / active_cus;
@@ -645,17 +646,20 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   // active CUs); from it, the share u of the kernel's time the grid keeps each level busy (its
   // floor over the kernel time). CUs run out of step, so a CU's burst meets on average u of the
   // others at that level: the second pass serves it at fair share / u, at most the CU's own
-  // path (a level the grid saturates keeps the fair share).
-  const double l2_fair = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  // path (a level the grid saturates keeps the fair share). Where no share changes, the
+  // second pass would repeat the first and is skipped.
   std::optional<CuModel> timed;
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       const auto burst = [&](double fair, double floor_us) {
-        return std::min(hw.cu_vmem_bytes_per_clk, fair / std::max(floor_us / t.kernel_us, fair / hw.cu_vmem_bytes_per_clk));
+        const double use = std::max(floor_us / t.kernel_us, fair / hw.cu_vmem_bytes_per_clk);
+        return std::min(hw.cu_vmem_bytes_per_clk, fair / use);
       };
+      const CuModel::Shares first = shares;
       shares.l2 = burst(l2_fair, t.l2_floor_us);
-      shares.mall = burst(shares.mall, t.mall_floor_us);
-      shares.hbm = burst(shares.hbm, t.hbm_floor_us);
+      shares.mall = burst(first.mall, t.mall_floor_us);
+      shares.hbm = burst(first.hbm, t.hbm_floor_us);
+      if (shares.l2 == first.l2 && shares.mall == first.mall && shares.hbm == first.hbm) break;
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
     t.cu_cycles = cu.run(ids, resident, shares);
