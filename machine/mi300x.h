@@ -24,6 +24,7 @@ inline constexpr uint32_t kLdsGranule = 512;
 inline constexpr double kClockGhz = 2.1;
 inline constexpr uint32_t kLdsBanks = 32;
 inline constexpr uint32_t kLdsBytesPerClk = 128;
+inline constexpr uint32_t kLdsPortBytesPerClk = 64;
 inline constexpr uint32_t kL1Bytes = 32768;
 inline constexpr uint32_t kL1LineBytes = 128;
 inline constexpr uint32_t kCuVmemBytesPerClk = 64;

@@ -105,6 +105,7 @@ struct Hardware {
   uint32_t cus = machine::kCus, xcds = machine::kXcds;
   uint32_t lds_banks = machine::kLdsBanks;
   double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
+  double lds_port_bytes_per_clk = machine::kLdsPortBytesPerClk;  // each SIMD pair's port to the LDS, each way
   double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
   uint32_t l2_bytes_per_xcd = machine::kL2BytesPerXcd;
   uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
@@ -121,7 +122,7 @@ struct Hardware {
   double l2_reuse_capture = 0.5;
   double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
   double lds_latency = 64, smem_latency = 200;
-  // The fewest cycles one DS instruction holds the CU's LDS pipe, whatever its bytes.
+  // The fewest cycles one DS instruction holds its SIMD pair's LDS port, whatever its bytes.
   double lds_instruction_cycles = 0;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles

@@ -13,10 +13,13 @@
 // branch/message) takes at most one, oldest wave first. VALU occupies its SIMD's VALU for
 // `valu_cycles` (transcendentals `trans_cycles`); MFMA occupies the MFMA pipe for its
 // calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
-// complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS serves
-// `lds_bytes_per_clk` per CU (that many bytes of dwords a cycle, in lane order; distinct dwords
-// of one bank serialise), each DS instruction holding it at least `lds_instruction_cycles`,
-// then `lds_latency`. Vector memory (global and the swizzled scratch of spills) moves 64-byte
+// complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS: each SIMD
+// pair reaches it through its own port, which holds one DS instruction at a time for the
+// longer of the banks' cycles (`lds_bytes_per_clk` per CU, that many bytes of dwords a cycle
+// in lane order; distinct dwords of one bank serialise) and the port's own
+// (`lds_port_bytes_per_clk` each way: addresses and store data in, loaded data out), at least
+// `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
+// conflicts on both pairs at once are served twice as fast as the banks could. Vector memory (global and the swizzled scratch of spills) moves 64-byte
 // segments through a 32 KB LRU vector L1 (loads allocate 128-byte lines, stores write
 // through); missed lines are served by the L2, the Infinity Cache or HBM in the shares
 // grid_reuse() derives from what one workgroup touches (spills: from the L2 as far as the
@@ -214,7 +217,8 @@ class CuModel {
   std::vector<TimedWave> waves_;
   std::vector<Group> groups_;
   std::array<double, kSimds> valu_free_{}, mfma_free_{};
-  double lds_free_ = 0, vmem_free_ = 0;
+  std::array<double, kSimds / 2> lds_port_free_{};  // SIMDs 2p and 2p + 1 share port p
+  double vmem_free_ = 0;
   Shares shares_;
   std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
@@ -229,7 +233,8 @@ class CuModel {
   bool blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const;
   void after_issue(TimedWave& tw, const Inst& i, double now);
   double mfma_cycles(const Inst& i) const;
-  double lds_cycles() const;
+  double lds_bank_cycles() const;
+  double lds_port_cycles(const Inst& i, const Wave& w) const;
   std::vector<uint64_t> units_touched(uint64_t unit) const;
   const Served& served(uint64_t line) const;
   std::vector<uint64_t> l1_misses(bool allocate);
@@ -248,9 +253,9 @@ double CuModel::mfma_cycles(const Inst& i) const {
   return 16;
 }
 
-// Cycles of the LDS pipe for the access just logged: lds_bytes_per_clk / 4 dwords per cycle in
+// Cycles of the LDS banks for the access just logged: lds_bytes_per_clk / 4 dwords per cycle in
 // lane order, and within such a group the distinct dwords of the busiest bank.
-double CuModel::lds_cycles() const {
+double CuModel::lds_bank_cycles() const {
   double cycles = 0;
   std::array<std::vector<uint32_t>, 64> banks;
   size_t in_group = 0;
@@ -274,7 +279,16 @@ double CuModel::lds_cycles() const {
     }
   }
   if (in_group) flush();
-  return std::max({cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk), hw_.lds_instruction_cycles});
+  return std::max(cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk));
+}
+
+// Cycles a DS instruction holds its SIMD pair's port: each active lane sends its address (a
+// dword) and its store data in, and gets its loaded data back, lds_port_bytes_per_clk a cycle
+// each way; at least lds_instruction_cycles.
+double CuModel::lds_port_cycles(const Inst& i, const Wave& w) const {
+  const double lanes = double(__builtin_popcountll(w.exec()));
+  const double in = lanes * 4 * (1 + i.w[1] + i.w[2]), out = lanes * 4 * i.w[3];
+  return std::max(std::ceil(std::max(in, out) / hw_.lds_port_bytes_per_clk), hw_.lds_instruction_cycles);
 }
 
 // The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
@@ -440,9 +454,10 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       break;
     case P_LDS: {
       if (i.op == OP_ds_nop) break;
-      const double busy = lds_cycles();
-      const double start = std::max(now, lds_free_);
-      lds_free_ = start + busy;
+      const double busy = std::max(lds_bank_cycles(), lds_port_cycles(i, *tw.w));
+      double& port = lds_port_free_[size_t(tw.simd / 2)];
+      const double start = std::max(now, port);
+      port = start + busy;
       lds_busy += busy;
       complete(tw.lgkm, start + busy + hw_.lds_latency);
       break;
@@ -479,7 +494,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       l2_hit_bytes += l2_hit;
       mall_bytes += mall;
       complete(tw.vm, start + busy + latency);
-      if (!log_.lds.empty()) complete(tw.lgkm, now + lds_cycles() + hw_.lds_latency);  // FLAT that went to LDS
+      if (!log_.lds.empty()) complete(tw.lgkm, now + lds_bank_cycles() + hw_.lds_latency);  // FLAT that went to LDS
       break;
     }
     case P_BRANCH:

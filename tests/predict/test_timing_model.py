@@ -1,6 +1,7 @@
 """The ISA engine's timing model on kernels whose cycle counts follow from the documented
 rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise and
-each LDS instruction holds the pipe a minimum, extra workgroup rounds on the busiest CU add time
+each SIMD pair's port to the LDS moves 64 bytes a cycle each way, one instruction at a time
+and at least a minimum of cycles each, extra workgroup rounds on the busiest CU add time
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
 L1, a burst of loads gets more than its fair share of a level the grid leaves idle, stores
 leave at the CU's share of the store rate, spills beyond the L2 come from the
@@ -30,16 +31,17 @@ __global__ void mfma_chain(float* out, int n) {
   out[threadIdx.x] = acc[0] + acc[15];
 }
 
-// One wave reads LDS dwords `stride` apart, 8 independent reads per round.
+// Each wave reads LDS dwords `stride` apart, 8 independent reads per round (every wave the same).
 __global__ void lds_reads(float* out, int stride, int rounds) {
   __shared__ float tile[8192];
-  for (int i = threadIdx.x; i < 8192; i += 64) tile[i] = float(i);
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) tile[i] = float(i);
   __syncthreads();
+  const int lane = threadIdx.x & 63;
   float sum = 0;
   for (int r = 0; r < rounds; ++r) {
     float v[8];
 #pragma unroll
-    for (int j = 0; j < 8; ++j) v[j] = tile[(threadIdx.x * stride + j * 64 * stride + r) & 8191];
+    for (int j = 0; j < 8; ++j) v[j] = tile[(lane * stride + j * 64 * stride + r) & 8191];
 #pragma unroll
     for (int j = 0; j < 8; ++j) sum += v[j];
   }
@@ -131,7 +133,9 @@ void launch_private_array(const int* idx, float* out, int n) { private_array<<<1
 
 void launch_arrive(int* counter, float* out, int blocks) { arrive<<<blocks, 64>>>(counter, out); }
 void launch_mfma_chain(float* out, int n) { mfma_chain<<<1, 64>>>(out, n); }
-void launch_lds_reads(float* out, int stride, int rounds) { lds_reads<<<1, 64>>>(out, stride, rounds); }
+void launch_lds_reads(float* out, int stride, int rounds, int threads) {
+  lds_reads<<<1, threads>>>(out, stride, rounds);
+}
 void launch_heavy_blocks(float* out, int blocks, int n) { heavy_block<<<blocks, 64>>>(out, n); }
 void launch_load_use(const float* in, float* out) { load_use<<<1, 64>>>(in, out); }
 void do_nothing() {}
@@ -140,7 +144,7 @@ void do_nothing() {}
 # bindings wrap them: a build then parses torch's headers in the PCH'd bindings only (~5 s, not ~20).
 CPP = """#include <torch/extension.h>
 void launch_mfma_chain(float* out, int n);
-void launch_lds_reads(float* out, int stride, int rounds);
+void launch_lds_reads(float* out, int stride, int rounds, int threads);
 void launch_heavy_blocks(float* out, int blocks, int n);
 void launch_load_use(const float* in, float* out);
 void do_nothing();
@@ -152,7 +156,9 @@ void launch_private_array(const int* idx, float* out, int n);
 void launch_fill(float* out, int blocks, int n);
 void launch_burst_then_compute(const float* in, float* out, int blocks, int n);
 void run_mfma_chain(torch::Tensor out, int64_t n) { launch_mfma_chain(out.data_ptr<float>(), n); }
-void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds) { launch_lds_reads(out.data_ptr<float>(), stride, rounds); }
+void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds, int64_t threads) {
+  launch_lds_reads(out.data_ptr<float>(), stride, rounds, threads);
+}
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
 void run_load_use(torch::Tensor in, torch::Tensor out) { launch_load_use(in.data_ptr<float>(), out.data_ptr<float>()); }
 void launch_nothing(torch::Tensor) { do_nothing(); }
@@ -192,8 +198,9 @@ def test_an_mfma_chain_takes_the_calculators_cycles_per_mfma(module):
 
 def test_lds_bank_conflicts_serialise(module):
     out = torch.zeros(64)
-    free = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
-    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64), lds_instruction_cycles=0)  # every lane on one bank
+    banks_only = {"lds_instruction_cycles": 0, "lds_port_bytes_per_clk": 4096}
+    free = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only)
+    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64, 64), **banks_only)  # every lane on one bank
     assert conflicted["lds_busy"] >= 16 * free["lds_busy"]
     # one wave alone: the LDS pipe's extra cycles land in its time
     assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
@@ -201,17 +208,36 @@ def test_lds_bank_conflicts_serialise(module):
 
 def test_the_lds_serves_its_throughput_in_bytes_a_cycle(module):
     out = torch.zeros(64)
-    full = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
-    half = timed(lambda: module.run_lds_reads(out, 1, 64), lds_bytes_per_clk=64, lds_instruction_cycles=0)
+    banks_only = {"lds_instruction_cycles": 0, "lds_port_bytes_per_clk": 4096}
+    full = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only)
+    half = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only, lds_bytes_per_clk=64)
     # fewer lanes a cycle, and a bank's two dwords of one lane serialise in each of them
     assert half["lds_busy"] == pytest.approx(2 * full["lds_busy"], rel=0.01)
 
 
+def test_a_simd_pairs_port_moves_its_bytes_each_way(module):
+    out = torch.zeros(64)
+    # ds_read2_b32: 256 bytes of addresses in, 512 of data out; the banks take 4 cycles
+    wide, narrow = (timed(lambda: module.run_lds_reads(out, 1, 64, 64), lds_instruction_cycles=0,
+                          lds_port_bytes_per_clk=rate) for rate in (64, 32))
+    assert narrow["lds_busy"] == pytest.approx(2 * wide["lds_busy"], rel=0.01)
+    assert narrow["cu_cycles"] > wide["cu_cycles"]
+
+
+def test_the_two_simd_pairs_reach_the_lds_through_ports_of_their_own(module):
+    out = torch.zeros(256)
+    # each wave the same reads, 200 cycles an instruction on its port: the ports bound the time
+    one, pair, both = (timed(lambda t=threads: module.run_lds_reads(out, 1, 64, t), lds_instruction_cycles=200)
+                       for threads in (64, 128, 256))
+    assert pair["cu_cycles"] > 1.6 * one["cu_cycles"]  # SIMDs 0 and 1 take turns at one port
+    assert both["cu_cycles"] == pytest.approx(pair["cu_cycles"], rel=0.1)  # SIMDs 2 and 3 use the other
+
+
 def test_each_lds_instruction_holds_the_pipe_at_least_its_minimum(module):
     out = torch.zeros(64)
-    # 256-512 bytes an instruction here: 2-4 cycles at 128 bytes a cycle, below either minimum
-    bytes_only = timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=0)
-    short, long = (timed(lambda: module.run_lds_reads(out, 1, 64), lds_instruction_cycles=c) for c in (20, 40))
+    # 256-512 bytes an instruction here: 4-8 cycles on a port, below either minimum
+    bytes_only = timed(lambda: module.run_lds_reads(out, 1, 64, 64), lds_instruction_cycles=0)
+    short, long = (timed(lambda: module.run_lds_reads(out, 1, 64, 64), lds_instruction_cycles=c) for c in (40, 80))
     assert long["lds_busy"] == pytest.approx(2 * short["lds_busy"], rel=1e-9)
     assert short["lds_busy"] >= 5 * bytes_only["lds_busy"]
     assert long["cu_cycles"] > short["cu_cycles"] > bytes_only["cu_cycles"]
