@@ -3,6 +3,7 @@ hottest instructions with their source lines (what a competitor acts on)."""
 from __future__ import annotations
 
 from eval.predict import Prediction
+from machine import fact
 
 
 def _short(symbol: str, width: int = 70) -> str:
@@ -21,9 +22,10 @@ def _kernel_lines(k: dict) -> list[str]:
         f"HBM floor {k['hbm_floor_us']:.1f} us ({k['footprint_bytes'] / 1e6:.1f} MB), "
         f"L2 floor {k['l2_floor_us']:.1f} us ({k['bytes_requested'] / 1e6:.1f} MB requested)",
         "  busy share of the CU's cycles, per SIMD: "
-        + ", ".join(f"{name} {100 * k[key] / cycles:.0f}%" for name, key in
-                    (("MFMA", "mfma_busy"), ("VALU", "valu_busy"), ("LDS pipe", "lds_busy"),
-                     ("vector memory", "vmem_busy"), ("no wave (tail)", "idle"))),
+        + ", ".join(f"{name} {100 * k[key] / per / cycles:.0f}%" for name, key, per in
+                    (("MFMA", "mfma_busy", 1), ("VALU", "valu_busy", 1),
+                     ("LDS port (per SIMD pair)", "lds_busy", fact("simds_per_cu") // 2),
+                     ("vector memory", "vmem_busy", 1), ("no wave (tail)", "idle", 1))),
     ]
     stalls = sorted(k["stalls"].items(), key=lambda item: -item[1])
     total = sum(v for _, v in stalls) or 1.0

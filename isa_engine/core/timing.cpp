@@ -19,12 +19,13 @@
 // in lane order; distinct dwords of one bank serialise) and the port's own
 // (`lds_port_bytes_per_clk` each way: addresses and store data in, loaded data out), at least
 // `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
-// conflicts on both pairs at once are served twice as fast as the banks could. Vector memory (global and the swizzled scratch of spills) moves 64-byte
-// segments through a 32 KB LRU vector L1 (loads allocate 128-byte lines, stores write
-// through); missed lines are served by the L2, the Infinity Cache or HBM in the shares
-// grid_reuse() derives from what one workgroup touches (spills: from the L2 as far as the
-// resident waves' scratch fits an XCD's L2, else from the Infinity Cache), each level at its
-// latency and at the CU's share of its bandwidth, so requests queue when a level is busy
+// conflicts on both pairs at once are served twice as fast as the banks could. Vector memory
+// (global and the swizzled scratch of spills) moves 64-byte segments through a 32 KB LRU
+// vector L1 (loads allocate 128-byte lines, stores write through); missed lines are served
+// by the L2, the Infinity Cache or HBM in the shares grid_reuse() derives from what one
+// workgroup touches (spills: from the L2 as far as the resident waves' scratch fits an XCD's
+// L2, else from the Infinity Cache), each level at its latency and at the CU's share of its
+// bandwidth, so requests queue when a level is busy
 // (the fair share where the grid keeps the level busy; where it leaves it idle part of the
 // time, a CU's burst gets more: time_launch's second pass);
 // stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the

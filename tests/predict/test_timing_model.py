@@ -187,6 +187,10 @@ def timed(call, **overrides) -> dict:
     return kernel
 
 
+# No floor and a port too wide to matter: an LDS instruction takes the banks' cycles.
+BANKS_ONLY = {"lds_instruction_cycles": 0, "lds_port_bytes_per_clk": 4096}
+
+
 def test_an_mfma_chain_takes_the_calculators_cycles_per_mfma(module):
     out = torch.zeros(64)
     short = timed(lambda: module.run_mfma_chain(out, 100))
@@ -198,9 +202,8 @@ def test_an_mfma_chain_takes_the_calculators_cycles_per_mfma(module):
 
 def test_lds_bank_conflicts_serialise(module):
     out = torch.zeros(64)
-    banks_only = {"lds_instruction_cycles": 0, "lds_port_bytes_per_clk": 4096}
-    free = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only)
-    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64, 64), **banks_only)  # every lane on one bank
+    free = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **BANKS_ONLY)
+    conflicted = timed(lambda: module.run_lds_reads(out, 32, 64, 64), **BANKS_ONLY)  # every lane on one bank
     assert conflicted["lds_busy"] >= 16 * free["lds_busy"]
     # one wave alone: the LDS pipe's extra cycles land in its time
     assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
@@ -208,9 +211,8 @@ def test_lds_bank_conflicts_serialise(module):
 
 def test_the_lds_serves_its_throughput_in_bytes_a_cycle(module):
     out = torch.zeros(64)
-    banks_only = {"lds_instruction_cycles": 0, "lds_port_bytes_per_clk": 4096}
-    full = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only)
-    half = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **banks_only, lds_bytes_per_clk=64)
+    full = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **BANKS_ONLY)
+    half = timed(lambda: module.run_lds_reads(out, 1, 64, 64), **BANKS_ONLY, lds_bytes_per_clk=64)
     # fewer lanes a cycle, and a bank's two dwords of one lane serialise in each of them
     assert half["lds_busy"] == pytest.approx(2 * full["lds_busy"], rel=0.01)
 
