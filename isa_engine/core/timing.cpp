@@ -19,8 +19,10 @@
 // in lane order; distinct dwords of one bank serialise) and the port's own
 // (`lds_port_bytes_per_clk` each way: addresses and store data in, loaded data out), at least
 // `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
-// conflicts on both pairs at once are served twice as fast as the banks could. Vector memory
-// (global and the swizzled scratch of spills) moves 64-byte segments through a 32 KB LRU
+// conflicts on both pairs at once are served twice as fast as the banks could. A FLAT
+// instruction whose lanes address the LDS takes the port the same way (and counts in lgkmcnt
+// as well as vmcnt); loads into the LDS (the DMA of global/buffer loads) count in vmcnt only.
+// Vector memory (global and the swizzled scratch of spills) moves 64-byte segments through a 32 KB LRU
 // vector L1 (loads allocate 128-byte lines, stores write through); missed lines are served
 // by the L2, the Infinity Cache or HBM in the shares grid_reuse() derives from what one
 // workgroup touches (spills: from the L2 as far as the resident waves' scratch fits an XCD's
@@ -102,6 +104,12 @@ struct TimedWave {
   std::array<double, kRegs> reg_ready{};
   Stall last = S_ISSUE;  // why it last could not issue
 };
+
+// An operation counted by `counter` finishes at `at`, but its count drops in issue order: not
+// before the operations issued ahead of it.
+void complete(std::deque<double>& counter, double at) {
+  counter.push_back(counter.empty() ? at : std::max(at, counter.back()));
+}
 
 struct Group {
   Workgroup g;
@@ -235,7 +243,7 @@ class CuModel {
   void after_issue(TimedWave& tw, const Inst& i, double now);
   double mfma_cycles(const Inst& i) const;
   double lds_bank_cycles() const;
-  double lds_port_cycles(const Inst& i, const Wave& w) const;
+  void use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out);
   std::vector<uint64_t> units_touched(uint64_t unit) const;
   const Served& served(uint64_t line) const;
   std::vector<uint64_t> l1_misses(bool allocate);
@@ -283,13 +291,19 @@ double CuModel::lds_bank_cycles() const {
   return std::max(cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk));
 }
 
-// Cycles a DS instruction holds its SIMD pair's port: each active lane sends its address (a
-// dword) and its store data in, and gets its loaded data back, lds_port_bytes_per_clk a cycle
-// each way; at least lds_instruction_cycles.
-double CuModel::lds_port_cycles(const Inst& i, const Wave& w) const {
-  const double lanes = double(__builtin_popcountll(w.exec()));
-  const double in = lanes * 4 * (1 + i.w[1] + i.w[2]), out = lanes * 4 * i.w[3];
-  return std::max(std::ceil(std::max(in, out) / hw_.lds_port_bytes_per_clk), hw_.lds_instruction_cycles);
+// An LDS access (a DS instruction, or a FLAT one whose lanes address the LDS) holds its SIMD
+// pair's port for the longer of the banks' cycles and the port's own: `bytes_in` (each lane's
+// address dword and store data) and `bytes_out` (loaded data) at lds_port_bytes_per_clk a
+// cycle each way; at least lds_instruction_cycles. It queues behind the port's previous access
+// and its data is back lds_latency after it leaves the port.
+void CuModel::use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out) {
+  const double port_cycles = std::ceil(std::max(bytes_in, bytes_out) / hw_.lds_port_bytes_per_clk);
+  const double busy = std::max({lds_bank_cycles(), port_cycles, hw_.lds_instruction_cycles});
+  double& port = lds_port_free_[size_t(tw.simd / 2)];
+  const double start = std::max(now, port);
+  port = start + busy;
+  lds_busy += busy;
+  complete(tw.lgkm, start + busy + hw_.lds_latency);
 }
 
 // The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
@@ -428,7 +442,6 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
     if (r < 0) return;
     for (int d = 0; d < std::max(1, width) && r + d < kRegs; ++d) tw.reg_ready[size_t(r + d)] = at;
   };
-  auto complete = [](std::deque<double>& q, double at) { q.push_back(q.empty() ? at : std::max(at, q.back())); };
   switch (pipe) {
     case P_VALU: {
       if (is_mfma(i)) {
@@ -455,12 +468,8 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       break;
     case P_LDS: {
       if (i.op == OP_ds_nop) break;
-      const double busy = std::max(lds_bank_cycles(), lds_port_cycles(i, *tw.w));
-      double& port = lds_port_free_[size_t(tw.simd / 2)];
-      const double start = std::max(now, port);
-      port = start + busy;
-      lds_busy += busy;
-      complete(tw.lgkm, start + busy + hw_.lds_latency);
+      const double lanes = double(__builtin_popcountll(tw.w->exec()));
+      use_lds_port(tw, now, lanes * 4 * (1 + i.w[1] + i.w[2]), lanes * 4 * i.w[3]);
       break;
     }
     case P_VMEM: {
@@ -495,7 +504,10 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       l2_hit_bytes += l2_hit;
       mall_bytes += mall;
       complete(tw.vm, start + busy + latency);
-      if (!log_.lds.empty()) complete(tw.lgkm, now + lds_bank_cycles() + hw_.lds_latency);  // FLAT that went to LDS
+      if (i.fmt == F_FLAT && !log_.lds.empty()) {  // lanes that addressed the LDS: one access each
+        const double lds = bytes_in(log_.lds), addresses = 4.0 * double(log_.lds.size());
+        use_lds_port(tw, now, addresses + (load ? 0 : lds), load ? lds : 0);
+      }
       break;
     }
     case P_BRANCH:

@@ -48,6 +48,25 @@ __global__ void lds_reads(float* out, int stride, int rounds) {
   out[threadIdx.x] = sum;
 }
 
+// lds_reads' conflict-free reads through a generic pointer the compiler cannot place
+// (flat_load_dword): every lane's address falls in the LDS aperture.
+__global__ void flat_lds_reads(float* out, int rounds, int from_lds) {
+  __shared__ float tile[8192];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) tile[i] = float(i);
+  __syncthreads();
+  const float* p = from_lds ? tile : out;
+  const int lane = threadIdx.x & 63;
+  float sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    float v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) v[j] = p[(lane + j * 64 + r) & 8191];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) sum += v[j];
+  }
+  out[threadIdx.x] = sum;
+}
+
 // 40 KiB of LDS: one workgroup per CU; each does the same MFMA work.
 __global__ void heavy_block(float* out, int n) {
   __shared__ float pad[10240];
@@ -136,6 +155,7 @@ void launch_mfma_chain(float* out, int n) { mfma_chain<<<1, 64>>>(out, n); }
 void launch_lds_reads(float* out, int stride, int rounds, int threads) {
   lds_reads<<<1, threads>>>(out, stride, rounds);
 }
+void launch_flat_lds_reads(float* out, int rounds, int threads) { flat_lds_reads<<<1, threads>>>(out, rounds, 1); }
 void launch_heavy_blocks(float* out, int blocks, int n) { heavy_block<<<blocks, 64>>>(out, n); }
 void launch_load_use(const float* in, float* out) { load_use<<<1, 64>>>(in, out); }
 void do_nothing() {}
@@ -145,6 +165,7 @@ void do_nothing() {}
 CPP = """#include <torch/extension.h>
 void launch_mfma_chain(float* out, int n);
 void launch_lds_reads(float* out, int stride, int rounds, int threads);
+void launch_flat_lds_reads(float* out, int rounds, int threads);
 void launch_heavy_blocks(float* out, int blocks, int n);
 void launch_load_use(const float* in, float* out);
 void do_nothing();
@@ -159,6 +180,9 @@ void run_mfma_chain(torch::Tensor out, int64_t n) { launch_mfma_chain(out.data_p
 void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds, int64_t threads) {
   launch_lds_reads(out.data_ptr<float>(), stride, rounds, threads);
 }
+void run_flat_lds_reads(torch::Tensor out, int64_t rounds, int64_t threads) {
+  launch_flat_lds_reads(out.data_ptr<float>(), rounds, threads);
+}
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
 void run_load_use(torch::Tensor in, torch::Tensor out) { launch_load_use(in.data_ptr<float>(), out.data_ptr<float>()); }
 void launch_nothing(torch::Tensor) { do_nothing(); }
@@ -172,7 +196,7 @@ void run_burst_then_compute(torch::Tensor in, torch::Tensor out, int64_t blocks,
   launch_burst_then_compute(in.data_ptr<float>(), out.data_ptr<float>(), blocks, n);
 }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute"]
 
 
 @pytest.fixture(scope="module")
@@ -233,6 +257,17 @@ def test_the_two_simd_pairs_reach_the_lds_through_ports_of_their_own(module):
                        for threads in (64, 128, 256))
     assert pair["cu_cycles"] > 1.6 * one["cu_cycles"]  # SIMDs 0 and 1 take turns at one port
     assert both["cu_cycles"] == pytest.approx(pair["cu_cycles"], rel=0.1)  # SIMDs 2 and 3 use the other
+
+
+def test_flat_reads_that_reach_the_lds_take_its_port_as_ds_reads_do(module):
+    out = torch.zeros(128)
+    # flat_load_dword into the LDS aperture, 200 cycles an instruction on its pair's port
+    free = timed(lambda: module.run_flat_lds_reads(out, 64, 64), lds_instruction_cycles=0)
+    one, pair = (timed(lambda t=threads: module.run_flat_lds_reads(out, 64, t), lds_instruction_cycles=200)
+                 for threads in (64, 128))
+    assert one["lds_busy"] >= 200 * 8 * 64  # 8 reads a round, 64 rounds, each holding the port
+    assert one["cu_cycles"] > free["cu_cycles"] + 100 * 8 * 64
+    assert pair["cu_cycles"] > 1.6 * one["cu_cycles"]  # SIMDs 0 and 1 take turns at one port
 
 
 def test_each_lds_instruction_holds_the_pipe_at_least_its_minimum(module):
