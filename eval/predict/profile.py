@@ -18,7 +18,8 @@ def _kernel_lines(k: dict) -> list[str]:
         f"kernel {_short(k['symbol'])}",
         f"  grid {k['grid']} x block {k['block']}: {k['workgroups']} workgroups of {k['waves_per_workgroup']} waves, "
         f"{k['workgroups_per_cu']} per CU; the busiest CU runs {k['busiest_cu_workgroups']} in {rounds} round(s)",
-        f"  predicted {k['kernel_us']:.1f} us ({bound}-bound): busiest CU {k['cu_us']:.1f} us ({k['cu_cycles']:.0f} cycles), "
+        f"  predicted {k['kernel_us']:.1f} us ({bound}-bound): busiest CU {k['cu_us']:.1f} us ({k['cu_cycles']:.0f} cycles "
+        f"at {k['clock_ghz']:.2f} GHz{', power-capped' if k['clock_ghz'] < fact('clock_ghz') else ''}), "
         f"HBM floor {k['hbm_floor_us']:.1f} us ({k['footprint_bytes'] / 1e6:.1f} MB), "
         f"L2 floor {k['l2_floor_us']:.1f} us ({k['bytes_requested'] / 1e6:.1f} MB requested)",
         "  busy share of the CU's cycles, per SIMD: "

@@ -109,6 +109,9 @@ struct Hardware {
   double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
   uint32_t l2_bytes_per_xcd = machine::kL2BytesPerXcd;
   uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
+  // The power cap's anchor: the FP8 max-achievable GEMM's rate and the clock it runs at.
+  double fp8_flops_per_s = machine::kFp8FlopsPerS;
+  double maf_fp8_flops_per_s = machine::kMafFp8FlopsPerS, maf_fp8_clock_ghz = machine::kMafFp8ClockGhz;
   // The model's own settings (eval/predict/calibration.yaml gives each its source).
   // Memory levels: load-to-use latency (cycles) when a line is served there, and the
   // bandwidth the whole machine gets from it; the CU's share of a level is it over the active CUs.
@@ -125,6 +128,8 @@ struct Hardware {
   // The fewest cycles one DS instruction holds its SIMD pair's LDS port, whatever its bytes.
   double lds_instruction_cycles = 0;
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
+  // The power a busy VALU cycle draws, in busy MFMA cycles (the power-capped clock): fitted.
+  double valu_power_weight = 0;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
 
@@ -144,6 +149,7 @@ struct KernelTiming {
   uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
   std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
+  double clock_ghz = 0;          // the engine clock the power cap allows this launch
   double cu_us = 0, hbm_floor_us = 0, mall_floor_us = 0, l2_floor_us = 0;
   double kernel_us = 0;  // the largest of the busiest CU and the three floors
   // Whole grid (scaled from the simulated CU): bytes the vector L1s missed (through the L2s),

@@ -33,6 +33,8 @@
 // stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the
 // kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
 // for a whole round, the clock jumps to the next cycle where something in flight completes.
+// The busiest CU's cycles become time at the engine clock the power cap allows the launch's
+// activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -629,6 +631,30 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
   return std::max(end, vmem_free_) + 1;  // the kernel ends when its last store has left the CU
 }
 
+// The busiest CU's time and the L2's floor at engine clock `ghz` (the L2 runs on the XCD's
+// clock; the Infinity Cache's and HBM's floors do not depend on it), and the kernel's time.
+void at_clock(KernelTiming& t, const Hardware& hw, double ghz) {
+  t.clock_ghz = ghz;
+  t.cu_us = t.cu_cycles / (ghz * 1e9) * 1e6;
+  t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * ghz * 1e9) * 1e6;
+  t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
+}
+
+// The engine clock the power cap allows the launch. Dynamic power goes as switching activity
+// times f^3 (the voltage follows the clock), and the FP8 max-achievable GEMM meets the cap at
+// maf_fp8_clock_ghz with its MFMAs busy maf_fp8_flops_per_s / (fp8_flops_per_s scaled to that
+// clock) of the time; a launch whose activity is A runs at that clock times the cube root of
+// the GEMM's activity over A, at most the peak clock. A: the busiest CU's MFMA-busy share of a
+// SIMD's cycles plus valu_power_weight times its VALU-busy share, over the CUs the grid
+// occupies (idle CUs draw little). The memory levels' shares were dealt at the peak clock.
+double power_capped_clock_ghz(const KernelTiming& t, const Hardware& hw, double active_cus) {
+  const double activity =
+      t.cu_cycles > 0 ? (t.mfma_busy + hw.valu_power_weight * t.valu_busy) / t.cu_cycles * active_cus / hw.cus : 0;
+  const double maf_busy = hw.maf_fp8_flops_per_s / (hw.fp8_flops_per_s * hw.maf_fp8_clock_ghz / hw.clock_ghz);
+  if (activity <= 0) return hw.clock_ghz;
+  return std::min(hw.clock_ghz, hw.maf_fp8_clock_ghz * std::cbrt(maf_busy / activity));
+}
+
 }  // namespace
 
 // The descriptor's VGPR granules count arch VGPRs and AGPRs together (gfx90a and later).
@@ -691,7 +717,6 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
     t.cu_cycles = cu.run(ids, resident, shares);
-    t.cu_us = t.cu_cycles / clock_hz * 1e6;
     // The rest of the grid: every workgroup requests about what the simulated ones did.
     const double scale = double(t.workgroups) / double(ids.size());
     t.bytes_requested = cu.l2_bytes * scale;
@@ -700,8 +725,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     t.footprint_bytes = reuse.known ? reuse.footprint_bytes : double(cu.lines_touched.size()) * hw.l1_line_bytes * scale;
     t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
     t.mall_floor_us = t.mall_bytes / hw.mall_bytes_per_s * 1e6;
-    t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * clock_hz) * 1e6;
-    t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
+    at_clock(t, hw, hw.clock_ghz);
   }
   const CuModel& cu = *timed;
   // Where the CU's cycles went, per SIMD on average.
@@ -710,6 +734,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     t.valu_busy += cu.valu_busy[size_t(s)] / kSimds;
     t.idle += cu.idle[size_t(s)] / kSimds;
   }
+  at_clock(t, hw, power_capped_clock_ghz(t, hw, active_cus));
   t.lds_busy = cu.lds_busy;
   t.vmem_busy = cu.vmem_busy;
   for (int r = 0; r < S_COUNT; ++r) t.stalls.emplace_back(kStallNames[r], cu.stalls[size_t(r)]);

@@ -14,7 +14,8 @@ namespace {
 bool set_field(isa::Hardware& hw, const std::string& key, double value) {
   const std::map<std::string, double*> reals = {
       {"clock_ghz", &hw.clock_ghz}, {"lds_bytes_per_clk", &hw.lds_bytes_per_clk},
-      {"lds_port_bytes_per_clk", &hw.lds_port_bytes_per_clk},
+      {"lds_port_bytes_per_clk", &hw.lds_port_bytes_per_clk}, {"valu_power_weight", &hw.valu_power_weight},
+      {"maf_fp8_clock_ghz", &hw.maf_fp8_clock_ghz},
       {"cu_vmem_bytes_per_clk", &hw.cu_vmem_bytes_per_clk}, {"l2_bytes_per_clk_per_xcd", &hw.l2_bytes_per_clk_per_xcd},
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
       {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency},
@@ -59,7 +60,7 @@ std::string to_json(const std::vector<isa::KernelTiming>& timings) {
        << "],\"workgroups\":" << t.workgroups << ",\"waves_per_workgroup\":" << t.waves_per_workgroup
        << ",\"workgroups_per_cu\":" << t.workgroups_per_cu
        << ",\"occupancy_limiter\":" << quoted(t.occupancy_limiter) << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
-       << ",\"cu_cycles\":" << t.cu_cycles << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
+       << ",\"cu_cycles\":" << t.cu_cycles << ",\"clock_ghz\":" << t.clock_ghz << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
        << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"mall_floor_us\":" << t.mall_floor_us
        << ",\"kernel_us\":" << t.kernel_us << ",\"bytes_requested\":" << t.bytes_requested
        << ",\"mall_bytes\":" << t.mall_bytes << ",\"footprint_bytes\":" << t.footprint_bytes

@@ -67,7 +67,7 @@ __global__ void flat_lds_reads(float* out, int rounds, int from_lds) {
   out[threadIdx.x] = sum;
 }
 
-// 40 KiB of LDS: one workgroup per CU; each does the same MFMA work.
+// 40 KiB of LDS: one workgroup per CU; each wave does the same MFMA work.
 __global__ void heavy_block(float* out, int n) {
   __shared__ float pad[10240];
   pad[threadIdx.x] = 1.0f;
@@ -75,7 +75,7 @@ __global__ void heavy_block(float* out, int n) {
   float4_t acc = {pad[threadIdx.x], 0, 0, 0};
   long a = 0x3838383838383838L, b = 0x3030303030303030L;
   for (int i = 0; i < n; ++i) acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, acc, 0, 0, 0);
-  out[blockIdx.x * 64 + threadIdx.x] = acc[0];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc[0];
 }
 
 // Each lane reads a float from its own 128-byte line, `rounds` times over: after the first
@@ -156,7 +156,7 @@ void launch_lds_reads(float* out, int stride, int rounds, int threads) {
   lds_reads<<<1, threads>>>(out, stride, rounds);
 }
 void launch_flat_lds_reads(float* out, int rounds, int threads) { flat_lds_reads<<<1, threads>>>(out, rounds, 1); }
-void launch_heavy_blocks(float* out, int blocks, int n) { heavy_block<<<blocks, 64>>>(out, n); }
+void launch_heavy_blocks(float* out, int blocks, int n, int threads) { heavy_block<<<blocks, threads>>>(out, n); }
 void launch_load_use(const float* in, float* out) { load_use<<<1, 64>>>(in, out); }
 void do_nothing() {}
 """
@@ -166,7 +166,7 @@ CPP = """#include <torch/extension.h>
 void launch_mfma_chain(float* out, int n);
 void launch_lds_reads(float* out, int stride, int rounds, int threads);
 void launch_flat_lds_reads(float* out, int rounds, int threads);
-void launch_heavy_blocks(float* out, int blocks, int n);
+void launch_heavy_blocks(float* out, int blocks, int n, int threads);
 void launch_load_use(const float* in, float* out);
 void do_nothing();
 void launch_arrive(int* counter, float* out, int blocks);
@@ -183,7 +183,9 @@ void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds, int64_t th
 void run_flat_lds_reads(torch::Tensor out, int64_t rounds, int64_t threads) {
   launch_flat_lds_reads(out.data_ptr<float>(), rounds, threads);
 }
-void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n) { launch_heavy_blocks(out.data_ptr<float>(), blocks, n); }
+void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n, int64_t threads) {
+  launch_heavy_blocks(out.data_ptr<float>(), blocks, n, threads);
+}
 void run_load_use(torch::Tensor in, torch::Tensor out) { launch_load_use(in.data_ptr<float>(), out.data_ptr<float>()); }
 void launch_nothing(torch::Tensor) { do_nothing(); }
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) { launch_arrive(counter.data_ptr<int>(), out.data_ptr<float>(), blocks); }
@@ -282,9 +284,27 @@ def test_each_lds_instruction_holds_the_pipe_at_least_its_minimum(module):
 
 def test_each_extra_round_on_the_busiest_cu_adds_its_time(module):
     out = torch.zeros(3 * 304 * 64)
-    one, three = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400)) for blocks in (304, 3 * 304))
+    one, three = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400, 64)) for blocks in (304, 3 * 304))
     assert (one["workgroups_per_cu"], one["busiest_cu_workgroups"], three["busiest_cu_workgroups"]) == (1, 1, 3)
     assert three["cu_cycles"] / one["cu_cycles"] == pytest.approx(3, rel=0.1)
+
+
+def test_mfma_work_on_every_cu_runs_at_the_power_capped_clock(module):
+    out = torch.zeros(304 * 256)
+    # 4 waves a CU, one a SIMD, each keeping its MFMA pipe busy: busier than the FP8
+    # max-achievable GEMM's activity allows at the peak clock once most CUs take part
+    few, every = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400, 256), valu_power_weight=0)
+                  for blocks in (8, 304))
+    assert few["clock_ghz"] == 2.1 and few["cu_us"] == pytest.approx(few["cu_cycles"] / 2100, rel=1e-9)
+    assert 1.23 < every["clock_ghz"] < 2.1
+    assert every["cu_us"] == pytest.approx(every["cu_cycles"] / (every["clock_ghz"] * 1000), rel=1e-9)
+    # the cube root of the max-achievable GEMM's activity over the launch's (MFMA alone here), times its clock
+    activity = every["mfma_busy"] / every["cu_cycles"]
+    maf_busy = 1.273e15 / (2.6149e15 * 1.23 / 2.1)
+    assert every["clock_ghz"] == pytest.approx(1.23 * (maf_busy / activity) ** (1 / 3), rel=1e-6)
+    # VALU work draws power too, at its weight
+    weighted = timed(lambda: module.run_heavy_blocks(out, 304, 400, 256), valu_power_weight=50)
+    assert weighted["valu_busy"] > 0 and weighted["clock_ghz"] < every["clock_ghz"]
 
 
 def test_a_load_latency_shows_as_a_vmcnt_stall(module):
