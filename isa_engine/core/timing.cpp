@@ -229,7 +229,7 @@ class CuModel {
   std::vector<Group> groups_;
   std::array<double, kSimds> valu_free_{}, mfma_free_{};
   std::array<double, kSimds / 2> lds_port_free_{};  // SIMDs 2p and 2p + 1 share port p
-  double vmem_free_ = 0;
+  double vmem_free_ = 0, store_free_ = 0;  // the CU's vector memory path; its stores' write path
   Shares shares_;
   std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
@@ -478,8 +478,10 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       // The CU's path moves every 64-byte segment; lines the L1 misses cross the L2 fabric and
       // are served by the L2, the Infinity Cache or HBM (served()), each at the CU's share of
       // that level's bandwidth: a busy level queues the CU's requests behind each other, so
-      // latency grows with the requests in flight. Stores write through to the L2 and hold the
-      // path for their bytes at the CU's share of the machine's store rate.
+      // latency grows with the requests in flight. Stores write through to the L2: they hold the
+      // path while their data crosses it, then drain on the CU's write path at its shares of the
+      // levels written and of the machine's store rate; reads return on their own path and do
+      // not wait behind the drain.
       const double segments = double(units_touched(64).size());
       const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
       const double written = load ? 0 : bytes_in(log_.global);
@@ -497,15 +499,22 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
         latency += at.l2 * hw_.l2_latency + at.mall * hw_.mall_latency + at.hbm * hw_.hbm_latency;
       }
       latency = missed.empty() || !load ? (load ? hw_.l1_latency : hw_.l2_latency) : latency / double(missed.size());
-      const double busy = std::max({segments * 64 / hw_.cu_vmem_bytes_per_clk, l2 / shares_.l2, mall / shares_.mall,
-                                    hbm / shares_.hbm, written / shares_.store});
-      const double start = std::max(now, vmem_free_);
-      vmem_free_ = start + busy;
-      vmem_busy += busy;
+      const double path = segments * 64 / hw_.cu_vmem_bytes_per_clk, start = std::max(now, vmem_free_);
+      double done;
+      if (load) {
+        const double busy = std::max({path, l2 / shares_.l2, mall / shares_.mall, hbm / shares_.hbm});
+        vmem_free_ = done = start + busy;
+        vmem_busy += busy;
+      } else {
+        vmem_free_ = start + path;
+        const double drain = std::max({l2 / shares_.l2, mall / shares_.mall, written / shares_.store});
+        store_free_ = done = std::max(start, store_free_) + drain;
+        vmem_busy += std::max(path, drain);
+      }
       l2_bytes += l2;
       l2_hit_bytes += l2_hit;
       mall_bytes += mall;
-      complete(tw.vm, start + busy + latency);
+      complete(tw.vm, done + latency);
       if (i.fmt == F_FLAT && !log_.lds.empty()) {  // lanes that addressed the LDS: one access each
         const double lds = bytes_in(log_.lds), addresses = 4.0 * double(log_.lds.size());
         use_lds_port(tw, now, addresses + (load ? 0 : lds), load ? lds : 0);
@@ -628,7 +637,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
   }
   for (auto& w : waves_) if (w.w) w.w->log = nullptr;
   log_.undo();  // a timed launch leaves global memory as it found it (see time_launch)
-  return std::max(end, vmem_free_) + 1;  // the kernel ends when its last store has left the CU
+  return std::max({end, vmem_free_, store_free_}) + 1;  // the kernel ends when its last store has left the CU
 }
 
 // The busiest CU's time and the L2's floor at engine clock `ghz` (the L2 runs on the XCD's
