@@ -320,15 +320,16 @@ def test_mfma_work_on_every_cu_runs_at_the_power_capped_clock(module):
     out = torch.zeros(304 * 256)
     # 4 waves a CU, one a SIMD, each keeping its MFMA pipe busy: busier than the FP8
     # max-achievable GEMM's activity allows at the peak clock once most CUs take part
+    peak, maf = machine.fact("clock_ghz"), machine.fact("maf_fp8_clock_ghz")  # 2.1 and 1.23 GHz
     few, every = (timed(lambda b=blocks: module.run_heavy_blocks(out, b, 400, 256), valu_power_weight=0)
                   for blocks in (8, 304))
-    assert few["clock_ghz"] == 2.1 and few["cu_us"] == pytest.approx(few["cu_cycles"] / 2100, rel=1e-9)
-    assert 1.23 < every["clock_ghz"] < 2.1
+    assert few["clock_ghz"] == peak and few["cu_us"] == pytest.approx(few["cu_cycles"] / (peak * 1000), rel=1e-9)
+    assert maf < every["clock_ghz"] < peak
     assert every["cu_us"] == pytest.approx(every["cu_cycles"] / (every["clock_ghz"] * 1000), rel=1e-9)
     # the cube root of the max-achievable GEMM's activity over the launch's (MFMA alone here), times its clock
     activity = every["mfma_busy"] / every["cu_cycles"]
-    maf_busy = 1.273e15 / (2.6149e15 * 1.23 / 2.1)
-    assert every["clock_ghz"] == pytest.approx(1.23 * (maf_busy / activity) ** (1 / 3), rel=1e-6)
+    maf_busy = machine.fact("maf_fp8_flops_per_s") / (machine.fact("fp8_flops_per_s") * maf / peak)
+    assert every["clock_ghz"] == pytest.approx(maf * (maf_busy / activity) ** (1 / 3), rel=1e-6)
     # VALU work draws power too, at its weight
     weighted = timed(lambda: module.run_heavy_blocks(out, 304, 400, 256), valu_power_weight=50)
     assert weighted["valu_busy"] > 0 and weighted["clock_ghz"] < every["clock_ghz"]
