@@ -35,6 +35,8 @@
 // for a whole round, the clock jumps to the next cycle where something in flight completes.
 // The busiest CU's cycles become time at the engine clock the power cap allows the launch's
 // activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.
+// The levels whose rates are bytes a second (Infinity Cache, HBM, stores) are dealt at that
+// clock, so a capped CU moves more bytes a cycle; clock and shares settle over the passes.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -655,7 +657,7 @@ void at_clock(KernelTiming& t, const Hardware& hw, double ghz) {
 // clock) of the time; a launch whose activity is A runs at that clock times the cube root of
 // the GEMM's activity over A, at most the peak clock. A: the busiest CU's MFMA-busy share of a
 // SIMD's cycles plus valu_power_weight times its VALU-busy share, over the CUs the grid
-// occupies (idle CUs draw little). The memory levels' shares were dealt at the peak clock.
+// occupies (idle CUs draw little). time_launch deals the memory levels at that clock.
 double power_capped_clock_ghz(const KernelTiming& t, const Hardware& hw, double active_cus) {
   const double activity =
       t.cu_cycles > 0 ? (t.mfma_busy + hw.valu_power_weight * t.valu_busy) / t.cu_cycles * active_cus / hw.cus : 0;
@@ -692,37 +694,49 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   for (uint64_t id = 0; id < t.workgroups; id += hw.cus) ids.push_back(id);
   t.busiest_cu_workgroups = uint32_t(ids.size());
   const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
-  const double clock_hz = hw.clock_ghz * 1e9;
   const double l2_fair = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
-  CuModel::Shares shares;
-  shares.l2 = std::min(hw.cu_vmem_bytes_per_clk, l2_fair);
-  shares.mall = hw.mall_bytes_per_s / clock_hz / active_cus;
-  shares.hbm = hw.hbm_bytes_per_s / clock_hz / active_cus;
-  shares.store = hw.store_bytes_per_s / clock_hz / active_cus;
+  // The CU's fair share of each level at engine clock `ghz`: the L2 runs on the XCD's clock,
+  // the Infinity Cache, HBM and the store rate give bytes a second, more a cycle at a lower clock.
+  const auto fair_at = [&](double ghz) {
+    CuModel::Shares fair;
+    fair.l2 = std::min(hw.cu_vmem_bytes_per_clk, l2_fair);
+    fair.mall = hw.mall_bytes_per_s / (ghz * 1e9) / active_cus;
+    fair.hbm = hw.hbm_bytes_per_s / (ghz * 1e9) / active_cus;
+    fair.store = hw.store_bytes_per_s / (ghz * 1e9) / active_cus;
+    return fair;
+  };
+  CuModel::Shares shares = fair_at(hw.clock_ghz);
   // Only some workgroups run, so state the kernel keeps for the whole grid (split-K arrival
   // counters it resets when the last workgroup arrives) would be left half-done for the next
   // call: the CU's stores and atomics are undone at the end (and the first workgroup's, run
   // once beforehand to see what it touches).
   const uint32_t resident = std::min<uint32_t>(t.workgroups_per_cu, t.busiest_cu_workgroups);
   const GridReuse reuse = grid_reuse(L, hw, t.workgroups, double(resident) * t.waves_per_workgroup);
-  // Two passes. The first gives each CU the fair share of every level (its bandwidth over the
-  // active CUs); from it, the share u of the kernel's time the grid keeps each level busy (its
-  // floor over the kernel time). CUs run out of step, so a CU's burst meets on average u of the
-  // others at that level: the second pass serves it at fair share / u, at most the CU's own
-  // path (a level the grid saturates keeps the fair share). Where no share changes, the
-  // second pass would repeat the first and is skipped.
+  // Passes. The first gives each CU the fair share of every level (its bandwidth over the
+  // active CUs) at the peak clock; from it, the engine clock the power cap allows, and the
+  // share u of the kernel's time the grid keeps each level busy (its floor over the kernel
+  // time). CUs run out of step, so a CU's burst meets on average u of the others at that level:
+  // the next pass serves it at fair share / u at that clock, at most the CU's own path (a level
+  // the grid saturates keeps the fair share). The clock and the shares settle together (a lower
+  // clock moves more bytes a cycle, fewer cycles raise the activity): passes repeat until
+  // no share moves by 1%, at most kMaxPasses.
+  constexpr int kMaxPasses = 4;
   std::optional<CuModel> timed;
-  for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1) {
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    if (pass > 0) {
       const auto burst = [&](double fair, double floor_us) {
         const double use = std::max(floor_us / t.kernel_us, fair / hw.cu_vmem_bytes_per_clk);
         return std::min(hw.cu_vmem_bytes_per_clk, fair / use);
       };
-      const CuModel::Shares first = shares;
-      shares.l2 = burst(l2_fair, t.l2_floor_us);
-      shares.mall = burst(first.mall, t.mall_floor_us);
-      shares.hbm = burst(first.hbm, t.hbm_floor_us);
-      if (shares.l2 == first.l2 && shares.mall == first.mall && shares.hbm == first.hbm) break;
+      const CuModel::Shares last = shares, fair = fair_at(t.clock_ghz);
+      shares.l2 = burst(fair.l2, t.l2_floor_us);
+      shares.mall = burst(fair.mall, t.mall_floor_us);
+      shares.hbm = burst(fair.hbm, t.hbm_floor_us);
+      shares.store = fair.store;
+      const auto settled = [](double now, double before) { return std::abs(now - before) <= 0.01 * before; };
+      if (settled(shares.l2, last.l2) && settled(shares.mall, last.mall) && settled(shares.hbm, last.hbm) &&
+          settled(shares.store, last.store))
+        break;
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
     t.cu_cycles = cu.run(ids, resident, shares);
@@ -734,16 +748,16 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     t.footprint_bytes = reuse.known ? reuse.footprint_bytes : double(cu.lines_touched.size()) * hw.l1_line_bytes * scale;
     t.hbm_floor_us = t.footprint_bytes / hw.hbm_bytes_per_s * 1e6;
     t.mall_floor_us = t.mall_bytes / hw.mall_bytes_per_s * 1e6;
-    at_clock(t, hw, hw.clock_ghz);
+    // Where the CU's cycles went, per SIMD on average; the clock that activity allows.
+    t.mfma_busy = t.valu_busy = t.idle = 0;
+    for (int s = 0; s < kSimds; ++s) {
+      t.mfma_busy += cu.mfma_busy[size_t(s)] / kSimds;
+      t.valu_busy += cu.valu_busy[size_t(s)] / kSimds;
+      t.idle += cu.idle[size_t(s)] / kSimds;
+    }
+    at_clock(t, hw, power_capped_clock_ghz(t, hw, active_cus));
   }
   const CuModel& cu = *timed;
-  // Where the CU's cycles went, per SIMD on average.
-  for (int s = 0; s < kSimds; ++s) {
-    t.mfma_busy += cu.mfma_busy[size_t(s)] / kSimds;
-    t.valu_busy += cu.valu_busy[size_t(s)] / kSimds;
-    t.idle += cu.idle[size_t(s)] / kSimds;
-  }
-  at_clock(t, hw, power_capped_clock_ghz(t, hw, active_cus));
   t.lds_busy = cu.lds_busy;
   t.vmem_busy = cu.vmem_busy;
   for (int r = 0; r < S_COUNT; ++r) t.stalls.emplace_back(kStallNames[r], cu.stalls[size_t(r)]);

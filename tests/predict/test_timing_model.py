@@ -4,7 +4,8 @@ each SIMD pair's port to the LDS moves 64 bytes a cycle each way, one instructio
 and at least a minimum of cycles each, extra workgroup rounds on the busiest CU add time
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
 L1, a burst of loads gets more than its fair share of a level the grid leaves idle, stores
-leave at the CU's share of the store rate, spills beyond the L2 come from the
+leave at the CU's share of the store rate, rates in bytes a second hold at the power-capped
+clock, spills beyond the L2 come from the
 Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
 workgroups is refused, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
@@ -367,6 +368,21 @@ def test_stores_leave_at_the_cus_share_of_the_store_rate(module):
     # the wave issues its stores and ends; the kernel ends when the last has left the CU
     expected = n * 64 * 4 * (cycles_a_byte(1.0e12) - cycles_a_byte(4.6e12))
     assert slow["cu_cycles"] - fast["cu_cycles"] == pytest.approx(expected, rel=0.05)
+
+
+def test_a_rate_in_bytes_a_second_holds_at_the_power_capped_clock(module):
+    blocks, n, rate = machine.fact("cus"), 64, 1.0e12
+    out = torch.zeros(blocks * n * 64)
+    # fill's stores bound it; a VALU weight this large caps the clock of its few VALU
+    # instructions on every CU
+    peak, capped = (timed(lambda: module.run_fill(out, blocks, n), store_bytes_per_s=rate, valu_power_weight=w)
+                    for w in (0, 20))
+    assert peak["clock_ghz"] == machine.fact("clock_ghz") and capped["clock_ghz"] < 0.75 * peak["clock_ghz"]
+    # the stores drain at the store rate in bytes a second whatever the engine clock (dealt at
+    # the peak clock's cycles, they would take a third longer here)
+    assert capped["kernel_us"] >= blocks * n * 64 * 4 / rate * 1e6
+    assert capped["kernel_us"] == pytest.approx(peak["kernel_us"], rel=0.05)
+    assert capped["cu_us"] == pytest.approx(capped["cu_cycles"] / (capped["clock_ghz"] * 1000), rel=1e-9)
 
 
 def test_one_waves_loads_do_not_wait_for_anothers_stores_to_drain(module):
