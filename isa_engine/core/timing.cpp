@@ -30,8 +30,9 @@
 // bandwidth, so requests queue when a level is busy
 // (the fair share where the grid keeps the level busy; where it leaves it idle part of the
 // time, a CU's burst gets more: time_launch's second pass);
-// stores hold the path for their bytes at the CU's share of `store_bytes_per_s`, and the
-// kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
+// stores hold the path while their data crosses it, then drain on the CU's write path at its
+// share of `store_bytes_per_s` (loads do not queue behind the drain), and the kernel ends when
+// the last has left. Scalar loads take `smem_latency`. When no wave can issue
 // for a whole round, the clock jumps to the next cycle where something in flight completes.
 // The busiest CU's cycles become time at the engine clock the power cap allows the launch's
 // activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.

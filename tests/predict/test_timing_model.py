@@ -5,9 +5,9 @@ and at least a minimum of cycles each, extra workgroup rounds on the busiest CU 
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
 L1, a burst of loads gets more than its fair share of a level the grid leaves idle, stores
 leave at the CU's share of the store rate, rates in bytes a second hold at the power-capped
-clock, spills beyond the L2 come from the
-Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
-workgroups is refused, and a call with no kernel cannot be predicted."""
+clock, spills beyond the L2 come from the Infinity Cache, a timed launch leaves memory as it
+found it, a kernel that waits for other workgroups is refused, and a call with no kernel
+cannot be predicted."""
 from __future__ import annotations
 
 import pytest
@@ -89,9 +89,10 @@ __global__ void reread(const float* in, float* out, int rounds) {
 void launch_reread(const float* in, float* out, int rounds) { reread<<<1, 64>>>(in, out, rounds); }
 
 // Each lane writes n floats, a whole 256-byte row of the wave's at each step; nothing waits for them.
-__global__ void fill(float* out, int n) {
-  for (int i = 0; i < n; ++i) out[(blockIdx.x * n + i) * 64 + threadIdx.x] = float(i);
+__device__ void fill_rows(float* out, int block, int n) {
+  for (int i = 0; i < n; ++i) out[(block * n + i) * 64 + threadIdx.x] = float(i);
 }
+__global__ void fill(float* out, int n) { fill_rows(out, blockIdx.x, n); }
 void launch_fill(float* out, int blocks, int n) { fill<<<blocks, 64>>>(out, n); }
 
 // The first half of the grid does fill's n rows; the second runs m MFMAs, loads 16 fresh rows,
@@ -99,7 +100,7 @@ void launch_fill(float* out, int blocks, int n) { fill<<<blocks, 64>>>(out, n); 
 __global__ void fill_or_compute(const float* in, float* out, int n, int m) {
   const int half = gridDim.x / 2;
   if (blockIdx.x < half) {
-    for (int i = 0; i < n; ++i) out[(blockIdx.x * n + i) * 64 + threadIdx.x] = float(i);
+    fill_rows(out, blockIdx.x, n);
     return;
   }
   const int b = blockIdx.x - half;
