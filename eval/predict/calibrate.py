@@ -165,7 +165,7 @@ def fit(args) -> int:
         write_fitted(report.constants)
         print(f"wrote the fitted values to {CALIBRATION}")
     else:
-        print("calibration.yaml unchanged: fitted on a sample")
+        print("calibration.yaml unchanged: fitted on a subset (--sample or --one-per-config)")
     return 0
 
 

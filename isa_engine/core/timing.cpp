@@ -29,7 +29,7 @@
 // L2, else from the Infinity Cache), each level at its latency and at the CU's share of its
 // bandwidth, so requests queue when a level is busy
 // (the fair share where the grid keeps the level busy; where it leaves it idle part of the
-// time, a CU's burst gets more: time_launch's second pass);
+// time, a CU's burst gets more: time_launch's later passes);
 // stores hold the path while their data crosses it, then drain on the CU's write path at its
 // share of `store_bytes_per_s` (loads do not queue behind the drain), and the kernel ends when
 // the last has left. Scalar loads take `smem_latency`. When no wave can issue
