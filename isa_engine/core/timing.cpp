@@ -29,7 +29,10 @@
 // L2, else from the Infinity Cache), each level at its latency and at the CU's share of its
 // bandwidth, so requests queue when a level is busy
 // (the fair share where the grid keeps the level busy; where it leaves it idle part of the
-// time, a CU's burst gets more: time_launch's later passes);
+// time, a CU's burst gets more: time_launch's later passes). A load also waits in a busy
+// level's queue, as in an M/M/1 queue: the level's latency x `memory_queueing` u / (1 - u), u
+// the share of the kernel's time the grid keeps it busy (later passes; at most kMaxQueueUse),
+// less what the load already queued for the CU's share, so streaming is not charged twice;
 // stores hold the path while their data crosses it, then drain on the CU's write path at its
 // share of `store_bytes_per_s` (loads do not queue behind the drain), and the kernel ends when
 // the last has left. Scalar loads take `smem_latency`. When no wave can issue
@@ -64,6 +67,9 @@ const char* const kStallNames[S_COUNT] = {"register dependency", "s_waitcnt vmcn
                                           "issue slot taken",    "s_nop/s_sleep"};
 constexpr int kSimds = 4;
 constexpr double kCycleLimit = 2e9;  // about a second of MI300X time for one CU
+// The highest busy share a level's queue is charged at: an M/M/1 wait diverges at full use, while
+// a kernel's requests in flight are finite.
+constexpr double kMaxQueueUse = 0.9;
 constexpr int kRegs = 128 + 512;  // SGPR operand codes 0..127, then v0..v255, a0..a255
 
 // The bytes a logged list of accesses moved.
@@ -212,8 +218,10 @@ class CuModel {
 
   // The CU's share of each level's bandwidth, bytes per clock.
   struct Shares { double l2 = 64, mall = 64, hbm = 64, store = 64; };
+  // Each level's load-to-use latency under the grid's load (with its queue's wait), cycles.
+  struct Latencies { double l2 = 0, mall = 0, hbm = 0; };
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
-  double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares);
+  double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares, const Latencies& latencies);
 
   double l2_bytes = 0, l2_hit_bytes = 0, mall_bytes = 0;  // the CU's L1 misses and where they were served
   std::unordered_set<uint64_t> lines_touched;  // 128-byte lines, when no allocation is known
@@ -234,6 +242,7 @@ class CuModel {
   std::array<double, kSimds / 2> lds_port_free_{};  // SIMDs 2p and 2p + 1 share port p
   double vmem_free_ = 0, store_free_ = 0;  // the CU's vector memory path; its stores' write path
   Shares shares_;
+  Latencies latencies_;
   std::list<uint64_t> l1_order_;  // vector L1 lines, most recent first
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
   AccessLog log_;
@@ -490,7 +499,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       const double written = load ? 0 : bytes_in(log_.global);
       const std::vector<uint64_t> missed = l1_misses(load);
       const double line = hw_.l1_line_bytes;
-      double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0;
+      double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0, loaded = 0;
       if (!load) mall = bytes_in(log_.scratch) * reuse_.scratch.mall;  // spills the L2 cannot keep are written back
       for (uint64_t l : missed) {
         if (!load) break;
@@ -500,14 +509,17 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
         mall += (at.mall + at.hbm) * line;
         hbm += at.hbm * line;
         latency += at.l2 * hw_.l2_latency + at.mall * hw_.mall_latency + at.hbm * hw_.hbm_latency;
+        loaded += at.l2 * latencies_.l2 + at.mall * latencies_.mall + at.hbm * latencies_.hbm;
       }
       latency = missed.empty() || !load ? (load ? hw_.l1_latency : hw_.l2_latency) : latency / double(missed.size());
+      const double queue_wait = missed.empty() || !load ? 0 : loaded / double(missed.size()) - latency;
       const double path = segments * 64 / hw_.cu_vmem_bytes_per_clk, start = std::max(now, vmem_free_);
       double done;
       if (load) {
         const double busy = std::max({path, l2 / shares_.l2, mall / shares_.mall, hbm / shares_.hbm});
         vmem_free_ = done = start + busy;
         vmem_busy += busy;
+        latency += std::max(0.0, queue_wait - (start - now));  // the levels' queue, less the CU's own
       } else {
         vmem_free_ = start + path;
         const double drain = std::max({l2 / shares_.l2, mall / shares_.mall, written / shares_.store});
@@ -559,8 +571,10 @@ bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& us
   return true;
 }
 
-double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares) {
+double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares,
+                    const Latencies& latencies) {
   shares_ = shares;
+  latencies_ = latencies;
   per_inst.assign(insts_.size(), PerInst{});
   groups_.resize(std::max<uint32_t>(1, resident));
   for (auto& grp : groups_) size_workgroup(grp.g, L_);  // each slot's LDS, once
@@ -707,6 +721,13 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     return fair;
   };
   CuModel::Shares shares = fair_at(hw.clock_ghz);
+  // A level's latency under load: unloaded in the first pass, then grown with the share u of the
+  // last pass's kernel time the grid kept the level busy (its floor), as an M/M/1 queue's wait.
+  const auto loaded = [&](double latency, double floor_us) {
+    const double u = std::min(kMaxQueueUse, floor_us / t.kernel_us);
+    return latency * (1 + hw.memory_queueing * u / (1 - u));
+  };
+  CuModel::Latencies latencies{hw.l2_latency, hw.mall_latency, hw.hbm_latency};
   // Only some workgroups run, so state the kernel keeps for the whole grid (split-K arrival
   // counters it resets when the last workgroup arrives) would be left half-done for the next
   // call: the CU's stores and atomics are undone at the end (and the first workgroup's, run
@@ -719,8 +740,8 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   // time). CUs run out of step, so a CU's burst meets on average u of the others at that level:
   // the next pass serves it at fair share / u at that clock, at most the CU's own path (a level
   // the grid saturates keeps the fair share). The clock and the shares settle together (a lower
-  // clock moves more bytes a cycle, fewer cycles raise the activity): passes repeat until
-  // no share moves by 1%, at most kMaxPasses.
+  // clock moves more bytes a cycle, fewer cycles raise the activity), and so do the levels'
+  // loaded latencies: passes repeat until no share or latency moves by 1%, at most kMaxPasses.
   constexpr int kMaxPasses = 4;
   std::optional<CuModel> timed;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
@@ -734,13 +755,17 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
       shares.mall = burst(fair.mall, t.mall_floor_us);
       shares.hbm = burst(fair.hbm, t.hbm_floor_us);
       shares.store = fair.store;
+      const CuModel::Latencies before = latencies;
+      latencies = {loaded(hw.l2_latency, t.l2_floor_us), loaded(hw.mall_latency, t.mall_floor_us),
+                   loaded(hw.hbm_latency, t.hbm_floor_us)};
       const auto settled = [](double now, double before) { return std::abs(now - before) <= 0.01 * before; };
       if (settled(shares.l2, last.l2) && settled(shares.mall, last.mall) && settled(shares.hbm, last.hbm) &&
-          settled(shares.store, last.store))
+          settled(shares.store, last.store) && settled(latencies.l2, before.l2) &&
+          settled(latencies.mall, before.mall) && settled(latencies.hbm, before.hbm))
         break;
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
-    t.cu_cycles = cu.run(ids, resident, shares);
+    t.cu_cycles = cu.run(ids, resident, shares, latencies);
     // The rest of the grid: every workgroup requests about what the simulated ones did.
     const double scale = double(t.workgroups) / double(ids.size());
     t.bytes_requested = cu.l2_bytes * scale;

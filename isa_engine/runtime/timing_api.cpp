@@ -15,6 +15,7 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
   const std::map<std::string, double*> reals = {
       {"clock_ghz", &hw.clock_ghz}, {"lds_bytes_per_clk", &hw.lds_bytes_per_clk},
       {"lds_port_bytes_per_clk", &hw.lds_port_bytes_per_clk}, {"valu_power_weight", &hw.valu_power_weight},
+      {"memory_queueing", &hw.memory_queueing},
       {"maf_fp8_clock_ghz", &hw.maf_fp8_clock_ghz},
       {"cu_vmem_bytes_per_clk", &hw.cu_vmem_bytes_per_clk}, {"l2_bytes_per_clk_per_xcd", &hw.l2_bytes_per_clk_per_xcd},
       {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},

@@ -3,7 +3,8 @@ rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflict
 each SIMD pair's port to the LDS moves 64 bytes a cycle each way, one instruction at a time
 and at least a minimum of cycles each, extra workgroup rounds on the busiest CU add time
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
-L1, a burst of loads gets more than its fair share of a level the grid leaves idle, stores
+L1, a burst of loads gets more than its fair share of a level the grid leaves idle, a level
+the grid keeps busy makes loads wait longer, stores
 leave at the CU's share of the store rate, rates in bytes a second hold at the power-capped
 clock, spills beyond the L2 come from the Infinity Cache, a timed launch leaves memory as it
 found it, a kernel that waits for other workgroups is refused, and a call with no kernel
@@ -135,6 +136,13 @@ void launch_burst_then_compute(const float* in, float* out, int blocks, int n) {
 // Each lane loads one float and adds 1: the add waits for the load.
 __global__ void load_use(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] + 1.0f; }
 
+// Each wave follows n rows of 64 ints, each row naming the next: one load in flight at a time.
+__global__ void chase(const int* rows, float* out, int n) {
+  int row = blockIdx.x * n;
+  for (int i = 0; i < n; ++i) row = rows[row * 64 + threadIdx.x];
+  out[blockIdx.x * 64 + threadIdx.x] = float(row);
+}
+
 // Split-K style state: every workgroup counts its arrival and writes its output.
 __global__ void arrive(int* counter, float* out) {
   if (threadIdx.x == 0) atomicAdd(counter, 1);
@@ -183,6 +191,7 @@ void launch_lds_reads(float* out, int stride, int rounds, int threads) {
 void launch_flat_lds_reads(float* out, int rounds, int threads) { flat_lds_reads<<<1, threads>>>(out, rounds, 1); }
 void launch_heavy_blocks(float* out, int blocks, int n, int threads) { heavy_block<<<blocks, threads>>>(out, n); }
 void launch_load_use(const float* in, float* out) { load_use<<<1, 64>>>(in, out); }
+void launch_chase(const int* rows, float* out, int blocks, int n) { chase<<<blocks, 64>>>(rows, out, n); }
 void do_nothing() {}
 """
 # NOTE: the HIP source stays free of torch (no_implicit_headers; the launchers take pointers) and the
@@ -193,6 +202,7 @@ void launch_lds_reads(float* out, int stride, int rounds, int threads);
 void launch_flat_lds_reads(float* out, int rounds, int threads);
 void launch_heavy_blocks(float* out, int blocks, int n, int threads);
 void launch_load_use(const float* in, float* out);
+void launch_chase(const int* rows, float* out, int blocks, int n);
 void do_nothing();
 void launch_arrive(int* counter, float* out, int blocks);
 void launch_reread(const float* in, float* out, int rounds);
@@ -213,6 +223,9 @@ void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n, int64_t thre
   launch_heavy_blocks(out.data_ptr<float>(), blocks, n, threads);
 }
 void run_load_use(torch::Tensor in, torch::Tensor out) { launch_load_use(in.data_ptr<float>(), out.data_ptr<float>()); }
+void run_chase(torch::Tensor rows, torch::Tensor out, int64_t blocks, int64_t n) {
+  launch_chase(rows.data_ptr<int>(), out.data_ptr<float>(), blocks, n);
+}
 void launch_nothing(torch::Tensor) { do_nothing(); }
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) { launch_arrive(counter.data_ptr<int>(), out.data_ptr<float>(), blocks); }
 void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds) { launch_reread(in.data_ptr<float>(), out.data_ptr<float>(), rounds); }
@@ -227,7 +240,7 @@ void run_fill_or_compute(torch::Tensor in, torch::Tensor out, int64_t blocks, in
   launch_fill_or_compute(in.data_ptr<float>(), out.data_ptr<float>(), blocks, n, m);
 }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_heavy_blocks", "run_load_use", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_heavy_blocks", "run_load_use", "run_chase", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
 
 
 @pytest.fixture(scope="module")
@@ -359,6 +372,23 @@ def test_a_burst_gets_more_than_the_fair_share_of_a_level_the_grid_leaves_idle(m
     alone = run(0, 1.0e12)
     assert alone["hbm_floor_us"] > 0.5 * alone["kernel_us"]
     assert alone["cu_cycles"] > fair_cycles(1.0e12)
+
+
+def test_a_busy_levels_latency_grows_as_a_queues_wait(module):
+    cus, n = machine.fact("cus"), 16
+    rows = (torch.arange(cus * n, dtype=torch.int32) + 1).repeat_interleave(64)  # row r names r + 1
+    out = torch.zeros(cus * 64)
+    chase = lambda q: timed(lambda: module.run_chase(rows, out, cus, n), hbm_bytes_per_s=1.0e11, memory_queueing=q)
+    unloaded, queued = chase(0), chase(1)
+    # every CU's chain of fresh rows keeps a slow HBM busy most of the kernel (u above one half),
+    # though each CU has one load in flight: each load waits in the level's queue, here at least
+    # its unloaded latency again
+    assert unloaded["hbm_floor_us"] > 0.5 * unloaded["kernel_us"]
+    assert queued["cu_cycles"] - unloaded["cu_cycles"] >= n * hardware({})["hbm_latency"]
+    # one wave's load leaves every level idle: it waits its unloaded latency, queueing or not
+    one, sums = torch.ones(64), torch.zeros(64)
+    alone = [timed(lambda: module.run_load_use(one, sums), memory_queueing=q)["cu_cycles"] for q in (0, 5)]
+    assert alone[1] == pytest.approx(alone[0], rel=0.01)
 
 
 def test_stores_leave_at_the_cus_share_of_the_store_rate(module):
