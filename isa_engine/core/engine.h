@@ -130,8 +130,9 @@ struct Hardware {
   double barrier_cycles = 4, workgroup_launch_cycles = 64;
   // The power a busy VALU cycle draws, in busy MFMA cycles (the power-capped clock): fitted.
   double valu_power_weight = 0;
-  // How a memory level's latency grows with the share u of the kernel's time the grid keeps it
-  // busy: x (1 + memory_queueing u / (1 - u)), an M/M/1 queue's wait; 0 keeps it unloaded: fitted.
+  // A load's wait in a busy memory level's queue: the level's latency x memory_queueing u / (1 - u)
+  // (an M/M/1 queue's wait; u the share of the kernel's time the grid keeps it busy), less what
+  // the load already queued for the CU's share; 0 keeps the latencies unloaded: fitted.
   double memory_queueing = 0;
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };

@@ -4,11 +4,10 @@ each SIMD pair's port to the LDS moves 64 bytes a cycle each way, one instructio
 and at least a minimum of cycles each, extra workgroup rounds on the busiest CU add time
 in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
 L1, a burst of loads gets more than its fair share of a level the grid leaves idle, a level
-the grid keeps busy makes loads wait longer, stores
-leave at the CU's share of the store rate, rates in bytes a second hold at the power-capped
-clock, spills beyond the L2 come from the Infinity Cache, a timed launch leaves memory as it
-found it, a kernel that waits for other workgroups is refused, and a call with no kernel
-cannot be predicted."""
+the grid keeps busy makes loads wait longer, stores leave at the CU's share of the store rate,
+rates in bytes a second hold at the power-capped clock, spills beyond the L2 come from the
+Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
+workgroups is refused, and a call with no kernel cannot be predicted."""
 from __future__ import annotations
 
 import pytest
