@@ -117,8 +117,9 @@ struct Hardware {
   // bandwidth the whole machine gets from it; the CU's share of a level is it over the active CUs.
   double l1_latency = 120, l2_latency = 500, mall_latency = 800, hbm_latency = 1100;
   double mall_bytes_per_s = 1.2e13, hbm_bytes_per_s = 4.2e12;
-  // The rate at which the machine retires the kernels' global stores (bytes written, all CUs
-  // together): a store holds its CU's vector memory path for its bytes at the CU's share.
+  // The rate at which the machine retires the kernels' memory-side writes (global stores, and
+  // spills the L2 cannot keep, which it writes back; bytes written, all CUs together): a store
+  // drains on its CU's write path for those bytes at the CU's share.
   double store_bytes_per_s = 4.6e12;
   // The share of a line's reuse by other workgroups of its XCD that the L2 catches (the rest is
   // served by the Infinity Cache): fitted.

@@ -34,8 +34,8 @@
 // the share of the kernel's time the grid keeps it busy (later passes; at most kMaxQueueUse),
 // less what the load already queued for the CU's share, so streaming is not charged twice;
 // stores hold the path while their data crosses it, then drain on the CU's write path at its
-// share of `store_bytes_per_s` (loads do not queue behind the drain), and the kernel ends when
-// the last has left. Scalar loads take `smem_latency`. When no wave can issue
+// share of `store_bytes_per_s` (global stores, and the spills the L2 cannot keep, which it
+// writes back; loads do not queue behind the drain), and the kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
 // for a whole round, the clock jumps to the next cycle where something in flight completes.
 // The busiest CU's cycles become time at the engine clock the power cap allows the launch's
 // activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.
@@ -496,11 +496,13 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
       // not wait behind the drain.
       const double segments = double(units_touched(64).size());
       const bool load = i.op != OP_vm_store && i.op != OP_vm_atomic;
-      const double written = load ? 0 : bytes_in(log_.global);
+      // Spills the L2 cannot keep are written back to the Infinity Cache: memory-side writes, as
+      // global stores are, leaving at the machine's store rate.
+      const double written_back = load ? 0 : bytes_in(log_.scratch) * reuse_.scratch.mall;
+      const double written = load ? 0 : bytes_in(log_.global) + written_back;
       const std::vector<uint64_t> missed = l1_misses(load);
       const double line = hw_.l1_line_bytes;
-      double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = 0, hbm = 0, latency = 0, loaded = 0;
-      if (!load) mall = bytes_in(log_.scratch) * reuse_.scratch.mall;  // spills the L2 cannot keep are written back
+      double l2 = load ? 0 : segments * 64, l2_hit = 0, mall = written_back, hbm = 0, latency = 0, loaded = 0;
       for (uint64_t l : missed) {
         if (!load) break;
         const Served& at = served(l);

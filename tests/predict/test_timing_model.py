@@ -490,6 +490,17 @@ def test_scratch_beyond_an_xcds_l2_comes_back_from_the_infinity_cache(module):
     assert small["mall_bytes"] > 0
 
 
+def test_spills_the_l2_cannot_keep_leave_at_the_store_rate(module):
+    idx, out = torch.randint(0, 64, (64,), dtype=torch.int32), torch.zeros(64)
+    rate = 1.0e7  # so slow that the write-back outlasts everything else the wave does
+    run = lambda **hw: timed(lambda: module.run_private_array(idx, out, 200), store_bytes_per_s=rate, **hw)
+    # the wave's 16 KiB of scratch fits the L2 and stays there; an L2 of 4 KiB keeps a quarter,
+    # and the rest is written back through the write path that global stores drain on
+    fits, small = run(), run(l2_bytes_per_xcd=4096)
+    cycles_a_byte = machine.fact("clock_ghz") * 1e9 / rate  # one workgroup: its CU has the whole rate
+    assert small["cu_cycles"] - fits["cu_cycles"] >= 0.9 * 0.75 * 16384 * cycles_a_byte
+
+
 def test_a_kernel_waiting_for_other_workgroups_is_refused_clearly(module):
     flag, out = torch.zeros(1, dtype=torch.int32), torch.zeros(305 * 64)
     # only the busiest CU's workgroups (0 and 304) run in a timed launch: 304 sets the flag
