@@ -35,8 +35,9 @@
 // less what the load already queued for the CU's share, so streaming is not charged twice;
 // stores hold the path while their data crosses it, then drain on the CU's write path at its
 // share of `store_bytes_per_s` (global stores, and the spills the L2 cannot keep, which it
-// writes back; loads do not queue behind the drain), and the kernel ends when the last has left. Scalar loads take `smem_latency`. When no wave can issue
-// for a whole round, the clock jumps to the next cycle where something in flight completes.
+// writes back; loads do not queue behind the drain), and the kernel ends when the last has
+// left. Scalar loads take `smem_latency`. When no wave can issue for a whole round, the clock
+// jumps to the next cycle where something in flight completes.
 // The busiest CU's cycles become time at the engine clock the power cap allows the launch's
 // activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.
 // The levels whose rates are bytes a second (Infinity Cache, HBM, stores) are dealt at that
