@@ -6,8 +6,9 @@ in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines
 L1, a burst of loads gets more than its fair share of a level the grid leaves idle, a level
 the grid keeps busy makes loads wait longer, stores leave at the CU's share of the store rate,
 rates in bytes a second hold at the power-capped clock, spills beyond the L2 come from the
-Infinity Cache, a timed launch leaves memory as it found it, a kernel that waits for other
-workgroups is refused, and a call with no kernel cannot be predicted."""
+Infinity Cache and are written back at the store rate, a timed launch leaves memory as it
+found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
+be predicted."""
 from __future__ import annotations
 
 import pytest
