@@ -1,5 +1,6 @@
-"""calibration.yaml: every timing-model constant carries its source, settings reach the engine
-as numbers, what the fit moves is declared with a prior, and the fitted block rewrites in place."""
+"""calibration.yaml: every timing-model constant carries its source and is measured or fitted,
+never both (the store rate is measured), settings reach the engine as numbers, what the fit
+moves is declared with a prior, and the fitted block rewrites in place."""
 from __future__ import annotations
 
 import pytest
@@ -12,6 +13,20 @@ def test_every_hardware_constant_has_a_value_and_a_source():
     for key, entry in calibration()["hardware"].items():
         assert set(entry) == {"value", "source"}, key
         assert entry["source"].strip(), key
+
+
+def test_a_constant_is_measured_or_fitted_never_both():
+    # hardware() lays the fitted block over the measured one: a key in both would silently
+    # replace the published figure
+    cal = calibration()
+    assert not set(cal["hardware"]) & set(cal["fitted"])
+
+
+def test_the_store_rate_is_the_published_write_bandwidth_not_a_fitted_one():
+    entry = calibration()["hardware"]["store_bytes_per_s"]
+    assert entry["value"] == pytest.approx(4.6e12) and "SC25" in entry["source"]
+    assert hardware()["store_bytes_per_s"] == pytest.approx(4.6e12)
+    assert "store_bytes_per_s" not in calibration()["fit"]
 
 
 def test_hardware_settings_are_numbers_with_the_fitted_settings():
