@@ -10,6 +10,7 @@ this machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt) come from toolchain/in
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -55,22 +56,20 @@ def device_lib_dir() -> Path:
     # Builds run in parallel (Ray workers, pytest-xdist) and may all find the folder new: each
     # step tolerates another process doing it at the same moment.
     for lib in SYSTEM_DEVICE_LIBS.glob("*.bc"):
-        link = DEVICE_LIB_CACHE / lib.name
-        if not link.exists():
-            try:
-                link.symlink_to(lib)
-            except FileExistsError:  # another process linked it after the check
-                pass
+        with contextlib.suppress(FileExistsError):  # linked already, by this process or another
+            (DEVICE_LIB_CACHE / lib.name).symlink_to(lib)
     isa_version = DEVICE_LIB_CACHE / "oclc_isa_version_942.bc"
     if not isa_version.exists():
-        own = f"{os.getpid()}"  # this process's files: never half-written by another
+        own = os.getpid()  # this process's files: never half-written by another
         source = DEVICE_LIB_CACHE / f"oclc_isa_version_942.{own}.c"
+        partial = isa_version.with_suffix(f".{own}.tmp")
         source.write_text('__attribute__((visibility("protected"))) const '
                           "__attribute__((address_space(4))) int __oclc_ISA_version = 9402;\n")
-        partial = isa_version.with_suffix(f".{own}.tmp")
-        subprocess.run(["clang-19", "-x", "c", "-target", "amdgcn-amd-amdhsa", "-mcpu=" + toolchain.ROCM_ARCH,
-                        "-nogpulib", "-O2", "-c", "-emit-llvm", str(source), "-o", str(partial)], check=True)
-        source.unlink()
+        try:
+            subprocess.run(["clang-19", "-x", "c", "-target", "amdgcn-amd-amdhsa", "-mcpu=" + toolchain.ROCM_ARCH,
+                            "-nogpulib", "-O2", "-c", "-emit-llvm", str(source), "-o", str(partial)], check=True)
+        finally:
+            source.unlink()
         partial.replace(isa_version)  # atomic: parallel runs never see half a file
     return DEVICE_LIB_CACHE
 
