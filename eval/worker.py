@@ -377,11 +377,20 @@ class Stage:
         return prediction
 
     def run_predicted(self) -> None:
+        from eval.predict.scratch import use_once_note
+
+        noted: set[str] = set()
         for slot, (_, case) in enumerate(self.cases):
             self.send("progress", text=f"{self.job['mode']} {slot + 1}/{len(self.cases)}: {case.spec} (predicting)")
 
             def body(case=case, slot=slot):
-                ns = self.predict_case(case).call_us * 1e3
+                prediction = self.predict_case(case)
+                for kernel in prediction.kernels:  # once a kernel: the note does not change with the shape
+                    note = use_once_note(kernel)
+                    if note and kernel["symbol"] not in noted:
+                        noted.add(kernel["symbol"])
+                        self.send("text", text=f"note, kernel {kernel['symbol']}: {note}")
+                ns = prediction.call_us * 1e3
                 self.report(slot, case, True, "predicted MI300X time; outputs not checked (the test mode checks)",
                             timing.Stats(1, ns, 0.0, 0.0, ns, ns))
                 return True

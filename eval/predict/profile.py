@@ -3,6 +3,7 @@ hottest instructions with their source lines (what a competitor acts on)."""
 from __future__ import annotations
 
 from eval.predict import Prediction
+from eval.predict.scratch import use_once_note
 from machine import fact
 
 
@@ -28,6 +29,9 @@ def _kernel_lines(k: dict) -> list[str]:
                      ("LDS port (per SIMD pair)", "lds_busy", fact("simds_per_cu") // 2),
                      ("vector memory", "vmem_busy", 1), ("no wave (tail)", "idle", 1))),
     ]
+    note = use_once_note(k)
+    if note:
+        lines.append(f"  {note}")
     stalls = sorted(k["stalls"].items(), key=lambda item: -item[1])
     total = sum(v for _, v in stalls) or 1.0
     lines.append("  waves stalled by: " + ", ".join(f"{name} {100 * v / total:.0f}%" for name, v in stalls if v > 0))

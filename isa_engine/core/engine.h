@@ -153,6 +153,7 @@ struct KernelTiming {
   uint64_t workgroups = 0;
   uint32_t waves_per_workgroup = 0, workgroups_per_cu = 0, busiest_cu_workgroups = 0;
   std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
+  uint32_t scratch_bytes_per_lane = 0;  // the kernel descriptor's private segment (spills, stack)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
   double clock_ghz = 0;          // the engine clock the power cap allows this launch
   double cu_us = 0, hbm_floor_us = 0, mall_floor_us = 0, l2_floor_us = 0;

@@ -703,6 +703,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   const uint32_t unified_vgprs = ((L.k->rsrc1 & 0x3f) + 1) * machine::kVgprGranule;
   t.workgroups_per_cu = occ.workgroups_per_cu;
   t.occupancy_limiter = machine::limiter_name(occ.limiter);
+  t.scratch_bytes_per_lane = L.k->private_segment;
   if (t.workgroups_per_cu == 0)
     throw Fault(L.k->symbol + ": a workgroup of " + std::to_string(unified_vgprs) + " VGPRs per lane, " +
                 std::to_string(L.lds_bytes) + " bytes of LDS and " + std::to_string(t.waves_per_workgroup) +

@@ -61,6 +61,7 @@ std::string to_json(const std::vector<isa::KernelTiming>& timings) {
        << "],\"workgroups\":" << t.workgroups << ",\"waves_per_workgroup\":" << t.waves_per_workgroup
        << ",\"workgroups_per_cu\":" << t.workgroups_per_cu
        << ",\"occupancy_limiter\":" << quoted(t.occupancy_limiter) << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
+       << ",\"scratch_bytes_per_lane\":" << t.scratch_bytes_per_lane
        << ",\"cu_cycles\":" << t.cu_cycles << ",\"clock_ghz\":" << t.clock_ghz << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
        << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"mall_floor_us\":" << t.mall_floor_us
        << ",\"kernel_us\":" << t.kernel_us << ",\"bytes_requested\":" << t.bytes_requested

@@ -4,6 +4,7 @@ prediction cannot be made."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from eval.predict import calibration
 
@@ -45,3 +46,12 @@ def test_predicted_needs_the_isa_engine(run_leaderboard):
                                            "--method", "predicted", "--shapes", SHAPE)
     assert status == 2 and not rows
     assert "--engine isa" in err
+
+
+def test_a_kernel_whose_scratch_is_over_the_runtimes_limit_is_noted_once(run_leaderboard):
+    submission = Path(__file__).parent / "data" / "private_array_submission.py"
+    status, rows, out, err = run_leaderboard("benchmark", "--submission", str(submission), "--device", "cpu",
+                                             "--method", "predicted", "--shapes", SHAPE, "8")
+    assert status == 0 and len(rows) == 2, err[-2000:]
+    notes = re.findall(r"note, kernel \S*private_sums\S*: scratch: (\d+) bytes a lane .* not in the predicted time", out)
+    assert len(notes) == 1 and int(notes[0]) >= 512, out  # once for the kernel, not once a shape

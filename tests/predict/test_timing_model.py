@@ -17,6 +17,7 @@ import torch
 import isa_engine
 import machine
 from eval.predict import PredictionError, hardware, predict
+from eval.predict.scratch import use_once_note
 
 HIP = r"""
 #include <hip/hip_runtime.h>
@@ -489,6 +490,15 @@ def test_scratch_beyond_an_xcds_l2_comes_back_from_the_infinity_cache(module):
     small = run(mall_latency=3000, l2_bytes_per_xcd=4096)
     assert small["cu_cycles"] - fits["cu_cycles"] > 2000
     assert small["mall_bytes"] > 0
+
+
+def test_a_launch_reports_its_private_segment_and_a_large_one_is_noted(module):
+    idx, out = torch.randint(0, 64, (64,), dtype=torch.int32), torch.zeros(64)
+    spilling = timed(lambda: module.run_private_array(idx, out, 200))
+    assert spilling["scratch_bytes_per_lane"] >= 64 * 4  # the private array of 64 floats
+    assert "not in the predicted time" in use_once_note(spilling)
+    plain = timed(lambda: module.run_mfma_chain(torch.zeros(64), 4))
+    assert plain["scratch_bytes_per_lane"] == 0 and use_once_note(plain) is None
 
 
 def test_spills_the_l2_cannot_keep_leave_at_the_store_rate(module):
