@@ -44,5 +44,4 @@ def use_once_note(kernel: dict) -> str | None:
             f"{limit / 2**20:.0f} MiB ROCm 6.3's runtime keeps on a queue: on the leaderboard's runners every "
             f"launch stops the queue to allocate it and frees it after (the calibration set's kernels that "
             f"spill this much measured a median 100-330 us a launch above their prediction): not in the "
-            f"predicted time; at most "
-            f"{largest_kept_bytes_per_lane()} bytes a lane avoids it")
+            f"predicted time; at most {largest_kept_bytes_per_lane()} bytes a lane avoids it")
