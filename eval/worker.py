@@ -170,8 +170,10 @@ def _modified_inputs(pristine, given) -> list[str]:
 
 
 def timed_method(job: dict) -> str:
-    """The timing method a stage's rows record: empty for the untimed modes."""
-    return job["method"] if job["mode"] in ("benchmark", "leaderboard") else ""
+    """The timing method a stage's rows record: empty for the untimed modes, but a predicted
+    profile's (its launches run one CU's workgroups, so its rows check no output)."""
+    timed = job["mode"] in ("benchmark", "leaderboard") or (job["mode"] == "profile" and job["method"] == timing.PREDICTED)
+    return job["method"] if timed else ""
 
 
 def case_row(index: int | None, case: Case, job: dict, passed: bool, error: str) -> dict:
