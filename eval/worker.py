@@ -170,9 +170,9 @@ def _modified_inputs(pristine, given) -> list[str]:
 
 
 def timed_method(job: dict) -> str:
-    """The timing method a stage's rows record: empty for the untimed modes, but a predicted
-    profile's (its launches run one CU's workgroups, so its rows check no output)."""
-    timed = job["mode"] in ("benchmark", "leaderboard") or (job["mode"] == "profile" and job["method"] == timing.PREDICTED)
+    """The timing method a stage's rows record: empty for the untimed modes, but for any stage
+    that checks no output (a predicted profile: its launches run one CU's workgroups)."""
+    timed = job["mode"] in ("benchmark", "leaderboard") or not timing.checked(job["method"], job["mode"])
     return job["method"] if timed else ""
 
 
