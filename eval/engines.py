@@ -35,6 +35,16 @@ def set_strict(name: str, on: bool) -> None:
         setter(on)
 
 
+def set_device_code(name: str, folder: str) -> None:
+    """Run the code objects another compiler made (one per module, in `folder`) instead of
+    compiling the device code here; raises ValueError for an engine that runs no machine code."""
+    setter = getattr(importlib.import_module(ENGINES[name][0]), "set_device_code", None)
+    if setter is None:
+        raise ValueError(f"the {name} engine compiles the HIP source for this CPU and runs no gfx942 code object: "
+                         "--device-code needs --engine isa")
+    setter(folder)
+
+
 def entry_point(name: str, function: str = "load_inline"):
     """The engine's drop-in for torch.utils.cpp_extension.<function>; raises ImportError when
     the engine cannot be loaded here, NotImplementedError when it has no such entry point."""

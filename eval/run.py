@@ -96,6 +96,10 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                    help="fail a run on the CPU engine's diagnostics (both: reads past the end of a tensor; "
                         "isa: LDS races, missing s_waitcnt, LDS accesses past the allocation) instead of printing "
                         "them; by default, as on the leaderboard, only the outputs decide")
+    p.add_argument("--device-code", metavar="DIR",
+                   help="isa engine: run the gfx942 code objects another compiler made (ROCm's, as the runner's "
+                        "hipcc) from `python -m isa_engine.device_code export`, DIR/<module>.co, instead of "
+                        "compiling the device code with clang-19 (isa_engine/device_code.py)")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>.csv)")
     p.add_argument("--popcorn", action="store_true",
@@ -267,7 +271,22 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     for path in submissions:
         if not path.is_file():
             raise UsageError(f"submission {path} does not exist")
+    if args.device_code:
+        use_device_code(args.device_code, device, args.engine)
     return device, mode, submissions
+
+
+def use_device_code(folder: str, device: DeviceInfo, engine: str) -> None:
+    """--device-code: the CPU engine runs another compiler's code objects from `folder`."""
+    if device.is_gpu:
+        raise UsageError(f"--device-code runs code objects on the ISA engine; on {device.name} the submission is "
+                         "built and run by the GPU's own toolchain")
+    if not Path(folder).is_dir():
+        raise UsageError(f"--device-code {folder}: no such folder")
+    try:
+        engines.set_device_code(engine, folder)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def plans(mode: str, args, parser_error) -> tuple[list, int | None, list]:

@@ -10,7 +10,7 @@ the extension's host code runs natively against our HIP runtime for a simulated 
 from isa_engine.build import load_inline
 from isa_engine.errors import IsaBuildError, IsaError, IsaFault
 
-__all__ = ["load_inline", "set_strict", "IsaBuildError", "IsaError", "IsaFault"]
+__all__ = ["load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
 
 
 def set_strict(on: bool) -> None:
@@ -23,3 +23,13 @@ def set_strict(on: bool) -> None:
     os.environ["ISA_ENGINE_STRICT"] = "1" if on else "0"
     for lib in loader.LOADED:
         lib.isa_rt_set_strict(int(on))
+
+
+def set_device_code(folder: str) -> None:
+    """Builds in this process and the processes it starts take `folder`/<module>.co, compiled by
+    another compiler (isa_engine/device_code.py), instead of compiling their device code."""
+    import os
+
+    from isa_engine import device_code
+
+    os.environ[device_code.ENV] = os.path.abspath(folder)

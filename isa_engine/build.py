@@ -13,10 +13,13 @@ because Debian ships no clang-offload-bundler:
 libisa_hip.so (isa_engine/core + isa_engine/runtime) stands where libamdhip64 would: every
 launch the host code makes runs on the ISA engine. Builds are cached by a hash of their inputs:
 the compiled objects by the sources, flags and headers alone, the linked module by those and the
-runtime, so a change to the engine relinks a cached build instead of compiling it again.
+runtime, so a change to the engine relinks a cached build instead of compiling it again. With
+ISA_DEVICE_CODE set (device_code.py) the device compile is skipped: the code object another
+compiler made from the same source is bundled in its place, and is part of the key.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -63,11 +66,14 @@ class Extension:
     ldflags: list[str]
     build_directory: Path | None = None
     verbose: bool = False
+    device_code: bytes | None = None  # a code object from another compiler, in place of the device compile
 
     def digest(self) -> str:
         """The compiled objects' key: everything but the runtime they are linked with."""
         parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
                  *self.ldflags, _headers_digest()]
+        if self.device_code is not None:  # NOTE: appended only then, so clang-19's builds keep their keys
+            parts.append(hashlib.sha256(self.device_code).hexdigest())
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
@@ -231,9 +237,13 @@ def _compile_hip(ext: Extension, build_dir: Path) -> None:
     hip = [CLANG, "-x", "hip", *ext.hip_flags, *device_libs, "-Wno-unused-command-line-argument"]
     code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
     started = time.monotonic()
-    progress(f"compiling {ext.name} for {toolchain.ROCM_ARCH} (device code) ...")
-    run("the device compile", [*hip, *DEVICE_DEBUG_FLAGS, "--cuda-device-only", "--no-gpu-bundle-output", "-c",
-                               "hip.hip", "-o", code_object.name], build_dir, ext.verbose)
+    if ext.device_code is not None:
+        progress(f"{ext.name}: device code from another compiler (isa_engine/device_code.py), not compiled here")
+        code_object.write_bytes(ext.device_code)
+    else:
+        progress(f"compiling {ext.name} for {toolchain.ROCM_ARCH} (device code) ...")
+        run("the device compile", [*hip, *DEVICE_DEBUG_FLAGS, "--cuda-device-only", "--no-gpu-bundle-output", "-c",
+                                   "hip.hip", "-o", code_object.name], build_dir, ext.verbose)
     (build_dir / "hip.hipfb").write_bytes(bundle.write_bundle({toolchain.ROCM_ARCH: code_object.read_bytes()}))
     progress(f"compiling {ext.name} (host code) ...")
     run("the host compile", [*hip, "--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", "hip.hipfb",
@@ -244,6 +254,10 @@ def _compile_hip(ext: Extension, build_dir: Path) -> None:
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     """Builds (or finds in the cache) the extension; returns (.so path, module name). The build
     directory holds the objects, compiled once; each runtime gets its own link of them."""
+    if ext.hip is not None:
+        from isa_engine import device_code  # NOTE: not at the top: `python -m isa_engine.device_code` runs it
+
+        ext = dataclasses.replace(ext, device_code=device_code.replacement(ext.name))
     digest = ext.digest()
     cached_name = f"{ext.name}_isa_{digest}"
     build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name

@@ -4,6 +4,8 @@ schema, or fit its constants on the calibration set with leave-one-shape-out.
     python -m eval.predict.calibrate --evaluate CSV --source CLONE [--sample N | --one-per-config] [--json OUT]
                                      [--launches OUT.csv]
     python -m eval.predict.calibrate --fit --source CLONE [--sample N]
+    ... --export-device-code DIR     write the run's builds' device code for another compiler, and stop
+    ... --device-code DIR            predict with the code objects it made (isa_engine/device_code.py)
 
 CLONE is your clone of github.com/Snektron/gpumode-amd-fp8-mm, whose kernel the measurements
 time (eval/predict/data/README.md); the configurations are generated from it (sweep.py). Each
@@ -11,6 +13,8 @@ row's predicted GEMM kernel time (sweep.gemm_kernel_us) is compared with its gem
 Builds and predictions run as Ray tasks on this machine's cores, or on a cluster (--address).
 --evaluate never changes calibration.yaml; --fit rewrites the `fitted:` values of the constants
 named under `fit:` there, except when fitted on a subset (--sample, --one-per-config).
+The measured binaries were built by ROCm's hipcc, ours by clang-19: --export-device-code and
+--device-code let a machine with ROCm's compiler (no MI300X needed) make the code objects timed.
 """
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ from eval.predict import launch_table, measurements, parallel, sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
 from eval.predict.predictions import SweepPredictor, batches, predict_rows
+from isa_engine import device_code
+from isa_engine.errors import IsaBuildError
 
 
 def predicted_us(rows: list[Row], launches: dict, constants: dict) -> tuple[list[float | None], list[dict]]:
@@ -85,10 +91,42 @@ def subset(rows: list[Row], args) -> list[Row]:
     return measurements.sample(rows, args.sample, args.seed, batches(measurements.build_universe(rows)))
 
 
+def outside_device_code(args, call, universe: list) -> bool:
+    """--export-device-code: writes the device code of the builds this run would make (True: stop
+    there). --device-code: checks that the folder holds each build's code object, and has the
+    builds take them."""
+    if not (args.export_device_code or args.device_code):
+        return False
+    names = {sweep.module_name(call, batch): batch for batch in batches(universe)}
+    if args.export_device_code:
+        out = Path(args.export_device_code)
+        for number, batch in enumerate(names.values(), 1):
+            unit = sweep.export_device_code(call, batch, out)
+            print(f"exported {number}/{len(names)}: {unit}", file=sys.stderr, flush=True)
+        print(f"next: `sh {out / device_code.SCRIPT}` where ROCm's clang is (CLANG=... for another), then this "
+              f"command with --device-code {out} instead of --export-device-code")
+        return True
+    if args.device_code:
+        folder = Path(args.device_code)
+        missing = [name for name in names if not (folder / f"{name}.co").is_file()]
+        if missing:
+            raise ValueError(f"--device-code {folder}: no code object for {len(missing)} of this run's {len(names)} "
+                             f"builds ({', '.join(f'{name}.co' for name in missing[:3])}{', ...' if len(missing) > 3 else ''}); "
+                             f"write their sources with --export-device-code {folder} and compile them")
+        for name in names:
+            device_code.read(folder / f"{name}.co")
+        import isa_engine
+
+        isa_engine.set_device_code(str(folder))
+    return False
+
+
 def evaluate(args) -> int:
     every = measurements.read(Path(args.evaluate), args.as_labelled)
     rows, universe = subset(every, args), measurements.build_universe(every)
     call = sweep.build_call(Path(args.source).resolve())
+    if outside_device_code(args, call, universe):
+        return 0
     with parallel.session(args.address, args.cpus):
         launches, cost = predict_rows(rows, SweepPredictor(call, hardware()), universe)
     predicted, refused = predicted_us(rows, launches, calibration()["fitted"])
@@ -157,6 +195,8 @@ def fit(args) -> int:
     every = measurements.read(measurements.CALIBRATION_SET, args.as_labelled)
     rows = subset(every, args)
     call = sweep.build_call(Path(args.source).resolve())
+    if outside_device_code(args, call, measurements.build_universe(every)):
+        return 0
     with parallel.session(args.address, args.cpus):
         report = fitting.fit(model(rows, call, measurements.build_universe(every)), [r.gemm_kernel_us for r in rows],
                              [r.shape_name for r in rows], params)
@@ -200,6 +240,12 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--launches", metavar="OUT",
                         help="--evaluate: a CSV of every row's prediction and GEMM occupancy, the engine's beside the "
                              "kernel descriptor's")
+    code = parser.add_mutually_exclusive_group()
+    code.add_argument("--export-device-code", metavar="DIR",
+                      help="write the device code of every build the run would make into DIR, with DIR/compile.sh "
+                           "for another compiler (ROCm's clang, as the measurements' hipcc), and stop")
+    code.add_argument("--device-code", metavar="DIR",
+                      help="predict with the code objects in DIR (compile.sh's output) instead of clang-19's")
     parser.add_argument("--address", metavar="RAY_ADDRESS", help="run on this Ray cluster (default: a local one)")
     parser.add_argument("--cpus", type=int, metavar="N", help="local Ray: CPUs to use (default: all)")
     return parser
@@ -213,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         status = fit(args) if args.fit else evaluate(args)
-    except (measurements.MeasurementsError, sweep.SweepSourceError, ValueError) as exc:
+    except (measurements.MeasurementsError, sweep.SweepSourceError, ValueError, IsaBuildError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"took {time.monotonic() - started:.0f} s", file=sys.stderr)

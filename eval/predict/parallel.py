@@ -35,8 +35,14 @@ class Failed:
 def session(address: str | None = None, cpus: int | None = None) -> Iterator[None]:
     import ray
 
+    from isa_engine import device_code
+
     path = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    options = dict(runtime_env={"env_vars": {"PYTHONPATH": path}}, log_to_driver=False,
+    # The builds' settings reach the tasks as the driver has them (a cluster's nodes: the same paths).
+    env = {"PYTHONPATH": path}
+    if os.environ.get(device_code.ENV):
+        env[device_code.ENV] = os.environ[device_code.ENV]
+    options = dict(runtime_env={"env_vars": env}, log_to_driver=False,
                    logging_level=logging.WARNING)
     if address:
         ray.init(address=address, **options)

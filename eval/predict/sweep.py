@@ -120,10 +120,23 @@ def build(call: LoadInlineCall, configs: list[Config]):
     the engine on its content)."""
     import isa_engine
 
-    return isa_engine.load_inline(
-        module_name(call, configs), call.cpp_sources, [batch_source(call.cuda_sources[0], configs)],
-        extra_cflags=call.extra_cflags, extra_cuda_cflags=call.extra_cuda_cflags,
-        extra_include_paths=call.extra_include_paths, no_implicit_headers=call.no_implicit_headers)
+    name, cpp, cuda, flags = _batch_call(call, configs)
+    return isa_engine.load_inline(name, cpp, cuda, **flags)
+
+
+def export_device_code(call: LoadInlineCall, configs: list[Config], out: Path) -> Path:
+    """The batch's device code, exported for another compiler (isa_engine/device_code.py)."""
+    from isa_engine import build as isa_build, device_code
+
+    name, cpp, cuda, flags = _batch_call(call, configs)
+    return device_code.export(isa_build.extension(name, cpp, cuda, **flags), out)
+
+
+def _batch_call(call: LoadInlineCall, configs: list[Config]) -> tuple[str, list[str], list[str], dict]:
+    """load_inline's name, cpp_sources, cuda_sources and flags for the batch of `configs`."""
+    return (module_name(call, configs), call.cpp_sources, [batch_source(call.cuda_sources[0], configs)],
+            dict(extra_cflags=call.extra_cflags, extra_cuda_cflags=call.extra_cuda_cflags,
+                 extra_include_paths=call.extra_include_paths, no_implicit_headers=call.no_implicit_headers))
 
 
 @functools.lru_cache(maxsize=2)

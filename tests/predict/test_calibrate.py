@@ -306,6 +306,51 @@ def test_configurations_are_named_from_their_fields():
     assert row.config.name == "t64_bm64_bn64_bk64_mfma32x32x16_d0_transposed"
 
 
+class _Call:
+    name = "fp8"  # what sweep.module_name reads of the clone's load_inline call
+
+
+def test_export_device_code_writes_every_batch_of_the_run_and_predicts_nothing(tmp_path, stub_engine, monkeypatch,
+                                                                               capsys):
+    monkeypatch.setattr(sweep, "build_call", lambda clone: _Call())
+    exported = []
+    monkeypatch.setattr(sweep, "export_device_code", lambda call, configs, out: exported.append((out, configs)) or
+                        out / f"{sweep.module_name(call, configs)}.hipi")
+    monkeypatch.setattr(predictions, "BATCH_SIZE", 2)  # 3 configurations: 2 batches
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0), _row(2, "1024,512,256", 20.0, config="64,64,64,32,32,16,1,1,256"),
+                _row(3, "1024,512,256", 30.0, config="64,64,64,32,32,16,1,0,256"))
+    out = tmp_path / "code"
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--export-device-code", str(out)]) == 0
+    assert [folder for folder, _ in exported] == [out, out]
+    assert sorted(c.name for _, batch in exported for c in batch) == sorted(
+        r.config.name for r in measurements.read(path))  # stub_engine has no outcome: nothing was predicted
+    assert f"--device-code {out}" in capsys.readouterr().out
+
+
+def test_device_code_missing_a_batch_stops_before_anything_runs(tmp_path, stub_engine, monkeypatch, capsys):
+    monkeypatch.setattr(sweep, "build_call", lambda clone: _Call())
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0))
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--device-code", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"no code object for 1 of this run's 1 builds (fp8_sweep_" in err and "--export-device-code" in err
+    assert "Traceback" not in err
+
+
+def test_device_code_for_every_batch_is_what_the_builds_take(tmp_path, stub_engine, monkeypatch):
+    from isa_engine import device_code
+
+    monkeypatch.setattr(sweep, "build_call", lambda clone: _Call())
+    monkeypatch.setenv(device_code.ENV, "")  # restored (absent) after the test, whatever main() sets
+    path = _csv(tmp_path, _row(1, "1024,512,256", 10.0))
+    stub_engine.update({2: _launches(11.0)})
+    (batch,) = predictions.batches(measurements.build_universe(measurements.read(path)))
+    code = bytearray(320)  # an ELF header for gfx942: all the check reads
+    code[:6], code[18], code[48] = b"\x7fELF\x02\x01", device_code.EM_AMDGPU, device_code.EF_AMDGPU_MACH_GFX942
+    (tmp_path / f"{sweep.module_name(_Call(), batch)}.co").write_bytes(bytes(code))
+    assert calibrate.main(["--evaluate", str(path), "--source", ".", "--device-code", str(tmp_path)]) == 0
+    assert os.environ[device_code.ENV] == str(tmp_path)
+
+
 CLONE = os.environ.get("SWEEP_SOURCE")
 
 

@@ -87,3 +87,21 @@ def test_a_task_of_a_module_run_with_dash_m_finds_its_modules_names():
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[3, 5]", result.stdout + result.stderr[-2000:]
+
+
+def test_a_session_hands_the_device_code_folder_to_its_tasks(monkeypatch):
+    """ISA_DEVICE_CODE (calibrate --device-code) goes into the runtime environment Ray gives every
+    worker, a cluster's included; without it the tasks get PYTHONPATH alone."""
+    from isa_engine import device_code
+
+    seen = []
+    monkeypatch.setattr(ray, "init", lambda **options: seen.append(options["runtime_env"]["env_vars"]))
+    monkeypatch.setattr(ray, "shutdown", lambda: None)
+    monkeypatch.setenv(device_code.ENV, "/somewhere/device_code")
+    with parallel.session(address="head:6379"):
+        pass
+    monkeypatch.delenv(device_code.ENV)
+    with parallel.session(cpus=1):
+        pass
+    assert seen[0][device_code.ENV] == "/somewhere/device_code"
+    assert set(seen[1]) == {"PYTHONPATH"}

@@ -3,10 +3,18 @@ report that say "not checked" (never pass), the profile's text, and clear refusa
 prediction cannot be made."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from eval.predict import calibration
+from isa_engine import device_code
+from toolchain import code_object
+from toolchain.hipcc import device_lib_dir
+
+REPO = Path(__file__).resolve().parents[2]
 
 SHAPE = "3"  # benchmark 3: 1024 x 7168 x 256, the quickest to build inputs for
 
@@ -56,3 +64,35 @@ def test_a_kernel_whose_scratch_is_over_the_runtimes_limit_is_noted_once(run_lea
     assert status == 0 and len(rows) == 2, err[-2000:]
     notes = re.findall(r"note, kernel \S*private_sums\S*: scratch: (\d+) bytes a lane .* not in the predicted time", out)
     assert len(notes) == 1 and int(notes[0]) >= 512, out  # once for the kernel, not once a shape
+
+
+def test_code_objects_from_another_compiler_are_the_ones_predicted(run_leaderboard, tmp_path, monkeypatch):
+    """--device-code: the submission's device code exported, compiled outside (clang-19 at -O0
+    standing in for ROCm's clang: a private segment of its own, larger than -O3's), and timed."""
+    submission = Path(__file__).parent / "data" / "private_array_submission.py"
+    out = tmp_path / "device_code"
+    exported = subprocess.run([sys.executable, "-m", "isa_engine.device_code", "export", str(submission), "--out",
+                               str(out)], cwd=REPO, capture_output=True, text=True)
+    assert exported.returncode == 0, exported.stderr
+    (flags,) = out.glob("*.flags")
+    flags.write_text(flags.read_text().strip() + " -O0\n")
+    env = dict(os.environ, CLANG="clang++-19", DEVICE_LIB_PATH=str(device_lib_dir()))
+    compiled = subprocess.run(["sh", str(out / "compile.sh")], env=env, capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    (kernel,) = [k for k in code_object.kernels(flags.with_suffix(".co")) if "private_sums" in k.name]
+    monkeypatch.setenv(device_code.ENV, "")  # restored (absent) after the test: --device-code sets it
+
+    status, rows, text, err = run_leaderboard("benchmark", "--submission", str(submission), "--device", "cpu",
+                                              "--method", "predicted", "--shapes", SHAPE, "--device-code", str(out))
+    assert status == 0 and len(rows) == 1, err[-2000:]
+    notes = re.findall(r"note, kernel \S*private_sums\S*: scratch: (\d+) bytes a lane", text)
+    assert notes == [str(kernel.scratch_bytes)], text
+
+
+def test_device_code_needs_the_isa_engine_and_a_folder(run_leaderboard, tmp_path):
+    status, rows, _, err = run_leaderboard("test", "--device", "cpu", "--engine", "source", "--shapes", "0",
+                                           "--device-code", str(tmp_path))
+    assert status == 2 and not rows and "--device-code needs --engine isa" in err
+    status, rows, _, err = run_leaderboard("test", "--device", "cpu", "--engine", "isa", "--shapes", "0",
+                                           "--device-code", str(tmp_path / "missing"))
+    assert status == 2 and not rows and "missing: no such folder" in err
