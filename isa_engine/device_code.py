@@ -30,15 +30,13 @@ from pathlib import Path
 
 import toolchain
 from isa_engine import bundle
+from toolchain import flags
 from isa_engine.errors import IsaBuildError
 
 ENV = "ISA_DEVICE_CODE"  # a folder of <module>.co files; set: builds take their device code from it
 SCRIPT = "compile.sh"
 EM_AMDGPU = 224  # ELF e_machine
 EF_AMDGPU_MACH_GFX942 = 0x4C  # e_flags & 0xff (LLVM AMDGPUUsage, "AMDGPU ELF Header")
-# Flags of the build that no longer mean anything once the source is preprocessed.
-_PREPROCESSOR_ONLY = ("-D", "-U", "-I")
-_PREPROCESSOR_WITH_ARGUMENT = frozenset({"-isystem", "-include", "-idirafter", "-iquote"})
 # The outside compile: the unit is preprocessed (no HIP headers again), device code only, one ELF.
 _COMPILE = "-x hip -nogpuinc --cuda-device-only --no-gpu-bundle-output"
 _SCRIPT = f"""#!/bin/sh
@@ -106,26 +104,13 @@ def _check_elf(path: Path, data: bytes) -> None:
     if not data.startswith(b"\x7fELF") or len(data) < 64:
         raise DeviceCodeError(f"{path}: not an ELF code object nor a clang offload bundle")
     machine, = struct.unpack_from("<H", data, 18)
-    flags, = struct.unpack_from("<I", data, 48)
+    e_flags, = struct.unpack_from("<I", data, 48)
     if machine != EM_AMDGPU:
         raise DeviceCodeError(f"{path}: an ELF for machine {machine}, not an AMDGPU code object (compile the "
                               f"device side alone: --cuda-device-only --no-gpu-bundle-output)")
-    if flags & 0xFF != EF_AMDGPU_MACH_GFX942:
-        raise DeviceCodeError(f"{path}: an AMDGPU code object for another GPU (e_flags mach 0x{flags & 0xFF:x}); "
+    if e_flags & 0xFF != EF_AMDGPU_MACH_GFX942:
+        raise DeviceCodeError(f"{path}: an AMDGPU code object for another GPU (e_flags mach 0x{e_flags & 0xFF:x}); "
                               f"compile with --offload-arch={toolchain.ROCM_ARCH}")
-
-
-def code_flags(hip_flags: list[str]) -> list[str]:
-    """The build's HIP flags less those the preprocessor alone reads."""
-    kept, skip = [], False
-    for flag in hip_flags:
-        if skip:
-            skip = False
-        elif flag in _PREPROCESSOR_WITH_ARGUMENT:
-            skip = True
-        elif not flag.startswith(_PREPROCESSOR_ONLY):
-            kept.append(flag)
-    return kept
 
 
 def export(ext, out: Path) -> Path:
@@ -141,11 +126,12 @@ def export(ext, out: Path) -> Path:
     source.write_text(ext.hip)
     unit = out / f"{ext.name}.hipi"
     try:
-        run("preprocessing the device code", [CLANG, "-x", "hip", *ext.hip_flags, f"--rocm-device-lib-path={device_lib_dir()}",
-                                              "--cuda-device-only", "-E", source.name, "-o", unit.name], out)
+        run("preprocessing the device code", [CLANG, "-x", "hip", *ext.hip_flags, "--cuda-device-only",
+                                              f"--rocm-device-lib-path={device_lib_dir()}", "-E", source.name,
+                                              "-o", unit.name], out)
     finally:
         source.unlink()
-    (out / f"{ext.name}.flags").write_text(shlex.join([*code_flags(ext.hip_flags), *DEVICE_DEBUG_FLAGS]) + "\n")
+    (out / f"{ext.name}.flags").write_text(shlex.join([*flags.code_flags(ext.hip_flags), *DEVICE_DEBUG_FLAGS]) + "\n")
     script = out / SCRIPT
     script.write_text(_SCRIPT)
     script.chmod(0o755)

@@ -5,7 +5,8 @@ string may hold several flags; the filter reads words. `device_flags` keeps what
 hipcc applies to the gfx942 device compile (offline report, ISA engine): we build for gfx942
 only, so the user's arch flags go, and so do host-only tuning and flags that write files of their
 own. `host_flags` keeps what still means something when device code is compiled as host C++ for
-the CPU (the source engine): macros, include folders, warnings.
+the CPU (the source engine): macros, include folders, warnings. `code_flags` keeps, of a build's
+own flags, what shapes the code once the source is preprocessed (isa_engine/device_code.py).
 """
 from __future__ import annotations
 
@@ -24,14 +25,18 @@ HOST_DROPPED = re.compile(rf"^({_NO_BUILD}|--gpu-max-threads-per-block=.*|-fgpu-
 # Host-build flags whose next word goes with them.
 HOST_DROPPED_WITH_ARGUMENT = frozenset({"-mllvm", "-Xclang", "-Xarch_device", "-Xoffload-linker", "-x",
                                         "--offload-arch", "-Xcompiler", "-Xptxas", "--gpu-architecture", "-arch"})
+# What the preprocessor alone reads (macros, include folders), and those of them with a word after.
+PREPROCESSOR_ONLY = re.compile(r"^(-D|-U|-I).*$")
+PREPROCESSOR_WITH_ARGUMENT = frozenset({"-isystem", "-include", "-idirafter", "-iquote"})
 
 
-def kept(flags, dropped: re.Pattern, with_argument: frozenset = frozenset()) -> list[str]:
+def kept(flags, dropped: re.Pattern, with_argument: frozenset = frozenset(), split: bool = True) -> list[str]:
     """The words of `flags` (one string, or a list of them) that `dropped` does not match; a
-    word in `with_argument` is dropped with the word after it."""
+    word in `with_argument` is dropped with the word after it. split=False: each string is one
+    word (a command line already split, whose paths may hold spaces)."""
     strings = [flags] if isinstance(flags, str) else [str(flag) for flag in flags or []]
     out, skip = [], False
-    for word in (word for string in strings for word in string.split()):
+    for word in (word for string in strings for word in (string.split() if split else [string])):
         if skip:
             skip = False
         elif word in with_argument:
@@ -49,3 +54,8 @@ def device_flags(flags) -> list[str]:
 def host_flags(flags) -> list[str]:
     """The user's flags a host-CPU build of device code gets."""
     return kept(flags, HOST_DROPPED, HOST_DROPPED_WITH_ARGUMENT)
+
+
+def code_flags(command: list[str]) -> list[str]:
+    """A build's flags (one word each) less those only the preprocessor reads."""
+    return kept(command, PREPROCESSOR_ONLY, PREPROCESSOR_WITH_ARGUMENT, split=False)

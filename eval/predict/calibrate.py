@@ -110,9 +110,9 @@ def outside_device_code(args, call, universe: list) -> bool:
         folder = Path(args.device_code)
         missing = [name for name in names if not (folder / f"{name}.co").is_file()]
         if missing:
+            shown = ", ".join(f"{name}.co" for name in missing[:3]) + (", ..." if len(missing) > 3 else "")
             raise ValueError(f"--device-code {folder}: no code object for {len(missing)} of this run's {len(names)} "
-                             f"builds ({', '.join(f'{name}.co' for name in missing[:3])}{', ...' if len(missing) > 3 else ''}); "
-                             f"write their sources with --export-device-code {folder} and compile them")
+                             f"builds ({shown}); write their sources with --export-device-code {folder} and compile them")
         for name in names:
             device_code.read(folder / f"{name}.co")
         import isa_engine
