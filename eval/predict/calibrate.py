@@ -106,18 +106,17 @@ def outside_device_code(args, call, universe: list) -> bool:
         print(f"next: `sh {out / device_code.SCRIPT}` where ROCm's clang is (CLANG=... for another), then this "
               f"command with --device-code {out} instead of --export-device-code")
         return True
-    if args.device_code:
-        folder = Path(args.device_code)
-        missing = [name for name in names if not (folder / f"{name}.co").is_file()]
-        if missing:
-            shown = ", ".join(f"{name}.co" for name in missing[:3]) + (", ..." if len(missing) > 3 else "")
-            raise ValueError(f"--device-code {folder}: no code object for {len(missing)} of this run's {len(names)} "
-                             f"builds ({shown}); write their sources with --export-device-code {folder} and compile them")
-        for name in names:
-            device_code.read(folder / f"{name}.co")
-        import isa_engine
+    folder = Path(args.device_code)
+    missing = [name for name in names if not (folder / f"{name}.co").is_file()]
+    if missing:
+        shown = ", ".join(f"{name}.co" for name in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise ValueError(f"--device-code {folder}: no code object for {len(missing)} of this run's {len(names)} "
+                         f"builds ({shown}); write their sources with --export-device-code {folder} and compile them")
+    for name in names:
+        device_code.read(folder / f"{name}.co")
+    import isa_engine
 
-        isa_engine.set_device_code(str(folder))
+    isa_engine.set_device_code(str(folder))
     return False
 
 
