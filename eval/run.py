@@ -281,6 +281,9 @@ def use_device_code(folder: str, device: DeviceInfo, engine: str) -> None:
     if device.is_gpu:
         raise UsageError(f"--device-code runs code objects on the ISA engine; on {device.name} the submission is "
                          "built and run by the GPU's own toolchain")
+    if Path(folder).is_file():
+        raise UsageError(f"--device-code {folder}: a file; give the folder that holds <module>.co, as `python -m "
+                         "isa_engine.device_code export` lays it out")
     if not Path(folder).is_dir():
         raise UsageError(f"--device-code {folder}: no such folder")
     try:

@@ -96,3 +96,7 @@ def test_device_code_needs_the_isa_engine_and_a_folder(run_leaderboard, tmp_path
     status, rows, _, err = run_leaderboard("test", "--device", "cpu", "--engine", "isa", "--shapes", "0",
                                            "--device-code", str(tmp_path / "missing"))
     assert status == 2 and not rows and "missing: no such folder" in err
+    (tmp_path / "kernel.co").write_bytes(b"")
+    status, rows, _, err = run_leaderboard("test", "--device", "cpu", "--engine", "isa", "--shapes", "0",
+                                           "--device-code", str(tmp_path / "kernel.co"))
+    assert status == 2 and not rows and "kernel.co: a file; give the folder" in err
