@@ -23,20 +23,16 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import struct
-import subprocess
 import sys
 from pathlib import Path
 
 import toolchain
 from isa_engine import bundle
-from toolchain import flags
+from toolchain import code_object, flags
 from isa_engine.errors import IsaBuildError
 
 ENV = "ISA_DEVICE_CODE"  # a folder of <module>.co files; set: builds take their device code from it
 SCRIPT = "compile.sh"
-EM_AMDGPU = 224  # ELF e_machine
-EF_AMDGPU_MACH_GFX942 = 0x4C  # e_flags & 0xff (LLVM AMDGPUUsage, "AMDGPU ELF Header")
 # The outside compile: the unit is preprocessed (no HIP headers again), device code only, one ELF;
 # it is for the code, so another compiler's warnings on our headers (a build's -Werror) do not stop it.
 _COMPILE = "-x hip -nogpuinc --cuda-device-only --no-gpu-bundle-output"
@@ -94,26 +90,16 @@ def read(path: Path) -> bytes:
             raise DeviceCodeError(f"{path}: the offload bundle has no gfx942 entry (entries: "
                                   f"{', '.join(entries) or 'none'}); compile with --offload-arch=gfx942")
         data = found[0]
-    _check_elf(path, data)
+    try:
+        code_object.check_gfx942(data, path)
+    except code_object.CodeObjectError as exc:
+        raise DeviceCodeError(str(exc)) from None
     return data
 
 
 def _is_gfx942_entry(name: str) -> bool:
     kind, _, target = name.partition("-amdgcn-amd-amdhsa--")
     return kind in ("hip", "hipv4") and target.split(":")[0] == toolchain.ROCM_ARCH
-
-
-def _check_elf(path: Path, data: bytes) -> None:
-    if not data.startswith(b"\x7fELF") or len(data) < 64:
-        raise DeviceCodeError(f"{path}: not an ELF code object nor a clang offload bundle")
-    machine, = struct.unpack_from("<H", data, 18)
-    e_flags, = struct.unpack_from("<I", data, 48)
-    if machine != EM_AMDGPU:
-        raise DeviceCodeError(f"{path}: an ELF for machine {machine}, not an AMDGPU code object (compile the "
-                              f"device side alone: --cuda-device-only --no-gpu-bundle-output)")
-    if e_flags & 0xFF != EF_AMDGPU_MACH_GFX942:
-        raise DeviceCodeError(f"{path}: an AMDGPU code object for another GPU (e_flags mach 0x{e_flags & 0xFF:x}); "
-                              f"compile with --offload-arch={toolchain.ROCM_ARCH}")
 
 
 def export(ext, out: Path) -> Path:
@@ -152,9 +138,8 @@ def export_file(path: Path, out: Path) -> list[Path]:
         raise DeviceCodeError(str(exc)) from None
     if not any(call.cuda_sources for call in calls):
         raise DeviceCodeError(f"{path}: no load_inline call with cuda_sources, so no device code to export")
-    return [export(extension(call.name, call.cpp_sources, call.cuda_sources, extra_cflags=call.extra_cflags,
-                             extra_cuda_cflags=call.extra_cuda_cflags, extra_include_paths=call.extra_include_paths,
-                             no_implicit_headers=call.no_implicit_headers, origin=path.resolve()), out)
+    return [export(extension(call.name, call.cpp_sources, call.cuda_sources, **call.build_options(),
+                             origin=path.resolve()), out)
             for call in calls if call.cuda_sources]
 
 

@@ -49,6 +49,12 @@ class LoadInlineCall:
     no_implicit_headers: bool = False
     with_cuda: bool | None = None
 
+    def build_options(self) -> dict:
+        """The call's load_inline keywords that shape a build of its sources (flags, include
+        folders, implicit headers), for handing to another load_inline or extension()."""
+        return dict(extra_cflags=self.extra_cflags, extra_cuda_cflags=self.extra_cuda_cflags,
+                    extra_include_paths=self.extra_include_paths, no_implicit_headers=self.no_implicit_headers)
+
 
 # NOTE: not `python -m toolchain.capture`: -m puts the working directory (the submission's
 # folder) first on sys.path, where a file of its own named eval.py (the #3 finisher's

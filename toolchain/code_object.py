@@ -7,6 +7,7 @@ object's metadata note, read from the ELF file itself (no engine involved).
 
 Used to check the ISA engine's occupancy against what the descriptor says (eval.predict.calibrate
 --launches); the engine reads the same bytes in C++ (isa_engine/core/code_object.cpp).
+`check_gfx942` reads the ELF header of one brought from another compiler (isa_engine/device_code.py).
 """
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ from pathlib import Path
 import yaml
 
 import machine
+import toolchain
 
 SHT_SYMTAB = 2
 DESCRIPTOR_BYTES = 64
+EM_AMDGPU = 224  # ELF e_machine
+EF_AMDGPU_MACH_GFX942 = 0x4C  # e_flags & 0xff (LLVM AMDGPUUsage, "AMDGPU ELF Header")
 
 
 class CodeObjectError(ValueError):
@@ -39,9 +43,28 @@ class Kernel:
     metadata_agprs: int
 
 
+def _is_elf64(data: bytes) -> bool:
+    return len(data) >= 64 and data[:4] == b"\x7fELF" and data[4] == 2
+
+
+def check_gfx942(data: bytes, path: Path) -> None:
+    """Raises CodeObjectError, naming `path`, unless `data` is an AMDGPU code object for gfx942 (its
+    ELF header's machine and e_flags)."""
+    if not _is_elf64(data):
+        raise CodeObjectError(f"{path}: not an ELF code object nor a clang offload bundle")
+    machine, = struct.unpack_from("<H", data, 18)
+    e_flags, = struct.unpack_from("<I", data, 48)
+    if machine != EM_AMDGPU:
+        raise CodeObjectError(f"{path}: an ELF for machine {machine}, not an AMDGPU code object (compile the "
+                              f"device side alone: --cuda-device-only --no-gpu-bundle-output)")
+    if e_flags & 0xFF != EF_AMDGPU_MACH_GFX942:
+        raise CodeObjectError(f"{path}: an AMDGPU code object for another GPU (e_flags mach 0x{e_flags & 0xFF:x}); "
+                              f"compile with --offload-arch={toolchain.ROCM_ARCH}")
+
+
 def kernels(path: Path) -> list[Kernel]:
     data = Path(path).read_bytes()
-    if data[:4] != b"\x7fELF" or data[4] != 2:
+    if not _is_elf64(data):
         raise CodeObjectError(f"{path}: not a 64-bit ELF file")
     meta = {k[".symbol"]: k for k in _metadata(path)}
     found = []

@@ -31,6 +31,7 @@ from eval.predict import launch_table, measurements, parallel, sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
 from eval.predict.predictions import SweepPredictor, batches, predict_rows
+import isa_engine
 from isa_engine import device_code
 from isa_engine.errors import IsaBuildError
 
@@ -114,8 +115,6 @@ def outside_device_code(args, call, universe: list) -> bool:
                          f"builds ({shown}); write their sources with --export-device-code {folder} and compile them")
     for name in names:
         device_code.read(folder / f"{name}.co")
-    import isa_engine
-
     isa_engine.set_device_code(str(folder))
     return False
 

@@ -135,8 +135,7 @@ def export_device_code(call: LoadInlineCall, configs: list[Config], out: Path) -
 def _batch_call(call: LoadInlineCall, configs: list[Config]) -> tuple[str, list[str], list[str], dict]:
     """load_inline's name, cpp_sources, cuda_sources and flags for the batch of `configs`."""
     return (module_name(call, configs), call.cpp_sources, [batch_source(call.cuda_sources[0], configs)],
-            dict(extra_cflags=call.extra_cflags, extra_cuda_cflags=call.extra_cuda_cflags,
-                 extra_include_paths=call.extra_include_paths, no_implicit_headers=call.no_implicit_headers))
+            call.build_options())
 
 
 @functools.lru_cache(maxsize=2)

@@ -32,7 +32,7 @@ def elf(machine: int, mach: int) -> bytes:
     return bytes(header) + bytes(256)
 
 
-GFX942 = elf(device_code.EM_AMDGPU, device_code.EF_AMDGPU_MACH_GFX942)
+GFX942 = elf(code_object.EM_AMDGPU, code_object.EF_AMDGPU_MACH_GFX942)
 
 
 def test_a_bare_gfx942_code_object_is_taken_as_it_is(tmp_path):
@@ -41,7 +41,7 @@ def test_a_bare_gfx942_code_object_is_taken_as_it_is(tmp_path):
 
 
 def test_an_offload_bundle_gives_its_gfx942_entry(tmp_path):
-    data = bundle.write_bundle({"gfx90a": elf(device_code.EM_AMDGPU, 0x3F), "gfx942:sramecc+:xnack-": GFX942})
+    data = bundle.write_bundle({"gfx90a": elf(code_object.EM_AMDGPU, 0x3F), "gfx942:sramecc+:xnack-": GFX942})
     (tmp_path / "m.co").write_bytes(data)
     assert device_code.read(tmp_path / "m.co") == GFX942
 
@@ -49,8 +49,8 @@ def test_an_offload_bundle_gives_its_gfx942_entry(tmp_path):
 @pytest.mark.parametrize("data, words", [
     (b"not a code object at all", "nor a clang offload bundle"),
     (elf(62, 0), "machine 62, not an AMDGPU code object"),
-    (elf(device_code.EM_AMDGPU, 0x3F), "for another GPU (e_flags mach 0x3f)"),
-    (bundle.write_bundle({"gfx90a": elf(device_code.EM_AMDGPU, 0x3F)}), "no gfx942 entry"),
+    (elf(code_object.EM_AMDGPU, 0x3F), "for another GPU (e_flags mach 0x3f)"),
+    (bundle.write_bundle({"gfx90a": elf(code_object.EM_AMDGPU, 0x3F)}), "no gfx942 entry"),
     (bundle.COMPRESSED_MAGIC + bytes(64), "compressed offload bundle"),
     (bundle.MAGIC + struct.pack("<Q", 1) + struct.pack("<QQQ", 4096, 4096, 6) + b"hipv4-", "truncated"),
 ])

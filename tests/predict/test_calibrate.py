@@ -345,7 +345,7 @@ def test_device_code_for_every_batch_is_what_the_builds_take(tmp_path, stub_engi
     stub_engine.update({2: _launches(11.0)})
     (batch,) = predictions.batches(measurements.build_universe(measurements.read(path)))
     code = bytearray(320)  # an ELF header for gfx942: all the check reads
-    code[:6], code[18], code[48] = b"\x7fELF\x02\x01", device_code.EM_AMDGPU, device_code.EF_AMDGPU_MACH_GFX942
+    code[:6], code[18], code[48] = b"\x7fELF\x02\x01", code_object.EM_AMDGPU, code_object.EF_AMDGPU_MACH_GFX942
     (tmp_path / f"{sweep.module_name(_Call(), batch)}.co").write_bytes(bytes(code))
     assert calibrate.main(["--evaluate", str(path), "--source", ".", "--device-code", str(tmp_path)]) == 0
     assert os.environ[device_code.ENV] == str(tmp_path)
