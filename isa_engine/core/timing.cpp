@@ -16,7 +16,8 @@
 // complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS: each SIMD
 // pair reaches it through its own port, which holds one DS instruction at a time for the
 // longer of the banks' cycles (`lds_bytes_per_clk` per CU, that many bytes of dwords a cycle
-// in lane order; distinct dwords of one bank serialise) and the port's own
+// in lane order, a ds_read_b128's in AMD's documented lane groups; distinct dwords of one bank
+// serialise) and the port's own
 // (`lds_port_bytes_per_clk` each way: addresses and store data in, loaded data out), at least
 // `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
 // conflicts on both pairs at once are served twice as fast as the banks could. A FLAT
@@ -99,6 +100,15 @@ bool is_transcendental(const Inst& i) {
     case OP_v_sqrt_f32: case OP_v_rcp_f64: case OP_v_sqrt_f64: case OP_v_rsq_f64: return true;
     default: return false;
   }
+}
+
+// The phase in which the LDS serves lane `lane` of a ds_read_b128: eight groups of eight lanes,
+// each a quad with its partner quad of the same half-wave (0-3 with 20-23, 4-7 with 16-19,
+// 8-11 with 28-31, 12-15 with 24-27; 32-63 alike). AMD's Composable Kernel documentation,
+// "Understanding AMD GPU LDS and Bank Conflicts" (docs/conceptual/ck_tile/hardware).
+size_t ds_read_b128_phase(int lane) {
+  const int quad = (lane % 32) / 4;
+  return size_t((lane / 32) * 4 + (quad < 4 ? quad : quad ^ 5));
 }
 
 int reg_index(uint16_t code) {
@@ -257,8 +267,8 @@ class CuModel {
   bool blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const;
   void after_issue(TimedWave& tw, const Inst& i, double now);
   double mfma_cycles(const Inst& i) const;
-  double lds_bank_cycles() const;
-  void use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out);
+  double lds_bank_cycles(bool b128_read, uint64_t exec) const;
+  void use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out, bool b128_read = false);
   std::vector<uint64_t> units_touched(uint64_t unit) const;
   const Served& served(uint64_t line) const;
   std::vector<uint64_t> l1_misses(bool allocate);
@@ -277,32 +287,33 @@ double CuModel::mfma_cycles(const Inst& i) const {
   return 16;
 }
 
-// Cycles of the LDS banks for the access just logged: lds_bytes_per_clk / 4 dwords per cycle in
-// lane order, and within such a group the distinct dwords of the busiest bank.
-double CuModel::lds_bank_cycles() const {
-  double cycles = 0;
-  std::array<std::vector<uint32_t>, 64> banks;
-  size_t in_group = 0;
-  auto flush = [&] {
-    size_t worst = 0;
-    for (auto& b : banks) {
-      std::sort(b.begin(), b.end());
-      worst = std::max<size_t>(worst, size_t(std::unique(b.begin(), b.end()) - b.begin()));
-      b.clear();
-    }
-    cycles += double(std::max<size_t>(worst, 1));
-    in_group = 0;
-  };
+// Cycles of the LDS banks for the access just logged: lds_bytes_per_clk / 4 dwords per cycle,
+// and within each such phase the distinct dwords of the busiest bank. A phase is that many
+// dwords in lane order, except for a ds_read_b128, whose phases are ds_read_b128_phase's lane
+// groups (its k-th logged access is the k-th lane set in `exec`; lanes reading past the
+// allocation log nothing, and then the lanes are taken in order).
+double CuModel::lds_bank_cycles(bool b128_read, uint64_t exec) const {
+  b128_read = b128_read && log_.lds.size() == size_t(__builtin_popcountll(exec));
   const uint32_t nbanks = std::min<uint32_t>(hw_.lds_banks, 64);
   const size_t per_cycle = size_t(std::max(1.0, hw_.lds_bytes_per_clk / 4));  // dwords served a cycle
+  std::vector<std::pair<size_t, uint32_t>> dwords;  // (phase, dword address)
   for (auto& [addr, bytes] : log_.lds) {
-    for (uint32_t d = 0; d < std::max<uint32_t>(1, bytes / 4); ++d) {
-      const uint32_t dword = uint32_t(addr / 4) + d;
-      banks[dword % nbanks].push_back(dword);
-      if (++in_group == per_cycle) flush();
+    const size_t lane_phase = b128_read ? ds_read_b128_phase(__builtin_ctzll(exec)) : 0;
+    exec &= exec - 1;
+    for (uint32_t d = 0; d < std::max<uint32_t>(1, bytes / 4); ++d)
+      dwords.emplace_back(b128_read ? lane_phase : dwords.size() / per_cycle, uint32_t(addr / 4) + d);
+  }
+  std::sort(dwords.begin(), dwords.end());
+  dwords.erase(std::unique(dwords.begin(), dwords.end()), dwords.end());  // one bank read serves a dword's lanes
+  double cycles = 0;
+  std::array<size_t, 64> in_bank{};
+  for (size_t k = 0; k < dwords.size(); ++k) {
+    ++in_bank[dwords[k].second % nbanks];
+    if (k + 1 == dwords.size() || dwords[k + 1].first != dwords[k].first) {
+      cycles += double(std::max<size_t>(1, *std::max_element(in_bank.begin(), in_bank.end())));
+      in_bank.fill(0);
     }
   }
-  if (in_group) flush();
   return std::max(cycles, std::ceil(bytes_in(log_.lds) / hw_.lds_bytes_per_clk));
 }
 
@@ -311,9 +322,9 @@ double CuModel::lds_bank_cycles() const {
 // address dword and store data) and `bytes_out` (loaded data) at lds_port_bytes_per_clk a
 // cycle each way; at least lds_instruction_cycles. It queues behind the port's previous access
 // and its data is back lds_latency after it leaves the port.
-void CuModel::use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out) {
+void CuModel::use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out, bool b128_read) {
   const double port_cycles = std::ceil(std::max(bytes_in, bytes_out) / hw_.lds_port_bytes_per_clk);
-  const double busy = std::max({lds_bank_cycles(), port_cycles, hw_.lds_instruction_cycles});
+  const double busy = std::max({lds_bank_cycles(b128_read, tw.w->exec()), port_cycles, hw_.lds_instruction_cycles});
   double& port = lds_port_free_[size_t(tw.simd / 2)];
   const double start = std::max(now, port);
   port = start + busy;
@@ -484,7 +495,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
     case P_LDS: {
       if (i.op == OP_ds_nop) break;
       const double lanes = double(__builtin_popcountll(tw.w->exec()));
-      use_lds_port(tw, now, lanes * 4 * (1 + i.w[1] + i.w[2]), lanes * 4 * i.w[3]);
+      use_lds_port(tw, now, lanes * 4 * (1 + i.w[1] + i.w[2]), lanes * 4 * i.w[3], i.op == OP_ds_read_b128);
       break;
     }
     case P_VMEM: {

@@ -1,14 +1,14 @@
-"""The ISA engine's timing model on kernels whose cycle counts follow from the documented
-rules: an MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise and
-each SIMD pair's port to the LDS moves 64 bytes a cycle each way, one instruction at a time
-and at least a minimum of cycles each, extra workgroup rounds on the busiest CU add time
-in proportion, a load's latency shows as an s_waitcnt vmcnt stall, re-read lines hit the vector
-L1, a burst of loads gets more than its fair share of a level the grid leaves idle, a level
-the grid keeps busy makes loads wait longer, stores leave at the CU's share of the store rate,
-rates in bytes a second hold at the power-capped clock, spills beyond the L2 come from the
-Infinity Cache and are written back at the store rate, a timed launch leaves memory as it
-found it, a kernel that waits for other workgroups is refused, and a call with no kernel cannot
-be predicted."""
+"""The ISA engine's timing model on kernels whose cycle counts follow from the documented rules: an
+MFMA chain runs at the calculator's cycles per MFMA, LDS bank conflicts serialise (a
+ds_read_b128's in the lane groups AMD documents) and each SIMD pair's port to the LDS moves 64
+bytes a cycle each way, one instruction at a time and at least a minimum of cycles each, extra
+workgroup rounds on the busiest CU add time in proportion, a load's latency shows as an s_waitcnt
+vmcnt stall, re-read lines hit the vector L1, a burst of loads gets more than its fair share of a
+level the grid leaves idle, a level the grid keeps busy makes loads wait longer, stores leave at
+the CU's share of the store rate, rates in bytes a second hold at the power-capped clock, spills
+beyond the L2 come from the Infinity Cache and are written back at the store rate, a timed launch
+leaves memory as it found it, a kernel that waits for other workgroups is refused, and a call with
+no kernel cannot be predicted."""
 from __future__ import annotations
 
 import pytest
@@ -49,6 +49,20 @@ __global__ void lds_reads(float* out, int stride, int rounds) {
     for (int j = 0; j < 8; ++j) sum += v[j];
   }
   out[threadIdx.x] = sum;
+}
+
+// Each lane reads 16 bytes (ds_read_b128) from row `quad` of a 32-dword-wide tile, quad = lane / 4
+// within the half-wave, at the bank-quad (lane % 4) of the row's half halves[quad % 8] (0: banks
+// 0-15, 1: banks 16-31): the lanes of two quads share their banks, in different dwords,
+// exactly when the quads sit in the same half.
+__global__ void lds_b128_reads(float* out, int halves, int rounds) {
+  __shared__ float4_t tile[16 * 8];
+  for (int i = threadIdx.x; i < 16 * 8; i += blockDim.x) tile[i] = float4_t{float(i), 0, 0, 0};
+  __syncthreads();
+  const int lane = threadIdx.x & 63, quad = (lane & 31) / 4, half = (halves >> (quad % 8)) & 1;
+  float4_t sum = {};
+  for (int r = 0; r < rounds; ++r) sum += tile[((quad + r) & 15) * 8 + half * 4 + lane % 4];
+  out[threadIdx.x] = sum[0] + sum[3];
 }
 
 // lds_reads' conflict-free reads through a generic pointer the compiler cannot place
@@ -189,6 +203,7 @@ void launch_mfma_chain(float* out, int n) { mfma_chain<<<1, 64>>>(out, n); }
 void launch_lds_reads(float* out, int stride, int rounds, int threads) {
   lds_reads<<<1, threads>>>(out, stride, rounds);
 }
+void launch_lds_b128_reads(float* out, int halves, int rounds) { lds_b128_reads<<<1, 64>>>(out, halves, rounds); }
 void launch_flat_lds_reads(float* out, int rounds, int threads) { flat_lds_reads<<<1, threads>>>(out, rounds, 1); }
 void launch_heavy_blocks(float* out, int blocks, int n, int threads) { heavy_block<<<blocks, threads>>>(out, n); }
 void launch_load_use(const float* in, float* out) { load_use<<<1, 64>>>(in, out); }
@@ -201,6 +216,7 @@ CPP = """#include <torch/extension.h>
 void launch_mfma_chain(float* out, int n);
 void launch_lds_reads(float* out, int stride, int rounds, int threads);
 void launch_flat_lds_reads(float* out, int rounds, int threads);
+void launch_lds_b128_reads(float* out, int halves, int rounds);
 void launch_heavy_blocks(float* out, int blocks, int n, int threads);
 void launch_load_use(const float* in, float* out);
 void launch_chase(const int* rows, float* out, int blocks, int n);
@@ -219,6 +235,9 @@ void run_lds_reads(torch::Tensor out, int64_t stride, int64_t rounds, int64_t th
 }
 void run_flat_lds_reads(torch::Tensor out, int64_t rounds, int64_t threads) {
   launch_flat_lds_reads(out.data_ptr<float>(), rounds, threads);
+}
+void run_lds_b128_reads(torch::Tensor out, int64_t halves, int64_t rounds) {
+  launch_lds_b128_reads(out.data_ptr<float>(), halves, rounds);
 }
 void run_heavy_blocks(torch::Tensor out, int64_t blocks, int64_t n, int64_t threads) {
   launch_heavy_blocks(out.data_ptr<float>(), blocks, n, threads);
@@ -241,7 +260,7 @@ void run_fill_or_compute(torch::Tensor in, torch::Tensor out, int64_t blocks, in
   launch_fill_or_compute(in.data_ptr<float>(), out.data_ptr<float>(), blocks, n, m);
 }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_heavy_blocks", "run_load_use", "run_chase", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_lds_b128_reads", "run_heavy_blocks", "run_load_use", "run_chase", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
 
 
 @pytest.fixture(scope="module")
@@ -276,6 +295,22 @@ def test_lds_bank_conflicts_serialise(module):
     assert conflicted["lds_busy"] >= 16 * free["lds_busy"]
     # one wave alone: the LDS pipe's extra cycles land in its time
     assert conflicted["cu_cycles"] - free["cu_cycles"] >= 0.8 * (conflicted["lds_busy"] - free["lds_busy"])
+
+
+# Which half of the banks each quad of lanes reads (bit q: quad q of a half-wave), for
+# lds_b128_reads: quads 0-7 in the order lo hi lo hi hi lo hi lo, then lo lo lo lo hi hi hi hi.
+NEIGHBOURS_APART, PARTNERS_APART = 0b01011010, 0b11110000
+
+
+def test_ds_read_b128_meets_the_banks_in_the_documented_lane_groups(module):
+    out = torch.zeros(64)
+    # The LDS serves a ds_read_b128 eight lanes a cycle: quads 0 and 5, 1 and 4, 2 and 7, 3 and 6
+    # of each half-wave together (AMD's CK documentation), not lanes 0-7, 8-15, ...
+    neighbours, partners = (timed(lambda h=halves: module.run_lds_b128_reads(out, h, 64), **BANKS_ONLY)
+                            for halves in (NEIGHBOURS_APART, PARTNERS_APART))
+    # every group: two quads on the same banks (2 cycles) against none (1 cycle)
+    assert neighbours["lds_busy"] == pytest.approx(2 * partners["lds_busy"], rel=0.02)
+    assert neighbours["cu_cycles"] > partners["cu_cycles"]
 
 
 def test_the_lds_serves_its_throughput_in_bytes_a_cycle(module):
