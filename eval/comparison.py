@@ -10,11 +10,13 @@ rows of a run, `python eval/compare.py` with the rows of report CSVs.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
 
+from eval.predict import ranking
 from eval.report import frame_from_rows
 from reference.contract import cases, geometric_mean, load, speed_of_light_us
 
@@ -184,6 +186,9 @@ def group_table(group: Group, table: pd.DataFrame) -> str:
         if kept < total:
             lines.append(f"  geomean over {kept} of {total} shapes: {total - kept} dropped "
                          "because a submission failed, was untimed or did not run them")
+        if group.predicted:
+            lines += [f"  {sub} {speedup:.2f}x vs {submissions[0]}, predicted: {ranking.gap_note(speedup)}"
+                      for sub, speedup in summary["speedup"].iloc[1:].items() if math.isfinite(speedup)]
     return "\n".join(lines)
 
 

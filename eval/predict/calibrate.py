@@ -27,7 +27,7 @@ from pathlib import Path
 
 from eval.predict import CALIBRATION, CALL_CONSTANTS, calibration, hardware
 from eval.predict import fit as fitting
-from eval.predict import launch_table, measurements, parallel, sweep
+from eval.predict import launch_table, measurements, parallel, ranking, sweep
 from eval.predict.measurements import Row
 from eval.predict.parallel import Failed
 from eval.predict.predictions import SweepPredictor, batches, predict_rows
@@ -70,6 +70,9 @@ def print_evaluation(rows: list[Row], predicted: list[float | None], refused: li
               f"{_num(s.spearman):>8}")
     overall = fitting.score(measured, predicted)
     print(f"{'all':<16} {overall.points:>6} {len(refused):>7} {_pct(overall.median_abs_error):>12}")
+    print("\nhow often the configuration predicted faster was measured faster, by predicted gap "
+          "(calibration.yaml `ranking:` keeps the whole set's):")
+    print(ranking.table(*ranking.of_rows(shapes, [row.config.name for row in rows], measured, predicted)))
     for item in refused[:10]:
         print(f"  refused row {item['row']}: {item['reason'].splitlines()[0][:200]}")
     if len(refused) > 10:

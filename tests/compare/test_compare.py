@@ -131,3 +131,11 @@ def test_benchmark_coverage_detection():
     _, part = one_table([row("a", s, 1.0) for s in SHAPES])
     assert covers_benchmarks(full) and not covers_benchmarks(part)
     assert geomeans(full).at["a", "mean_us"] == pytest.approx(1.0)
+
+
+def test_a_predicted_comparison_says_how_often_such_a_gap_held_on_the_mi300x():
+    rows = [{**r, "method": "predicted"} for r in two_submissions()]
+    text = side_by_side(rows)
+    note = next(line for line in text.splitlines() if line.startswith("  fast 2.00x vs slow, predicted:"))
+    assert "predicted 50% or more apart over their geomean" in note and "calibration.yaml" in note
+    assert "predicted:" not in side_by_side(two_submissions())  # measured times need no such note

@@ -195,6 +195,7 @@ def test_evaluate_writes_exactly_the_four_keys_and_counts_refusals(tmp_path, stu
     assert result["spearman"] == {"1024x512x256": pytest.approx(1.0), "6144x512x256": None}
     table = capsys.readouterr().out
     assert "refused row 5: IsaFault: no" in table
+    assert "how often the configuration predicted faster was measured faster" in table
 
 
 def test_the_launch_table_sets_the_engines_occupancy_beside_the_descriptors(tmp_path, stub_engine, monkeypatch,
