@@ -4,8 +4,10 @@ split-K with the lowest predicted leaderboard time, as rows for kernels/table.py
     python -m eval.predict.tune --variant v3_twoblock_xcd
     python -m eval.predict.tune --variant v3_twoblock_xcd --tiles bm128_bn128_bk128_w2x2 bm256_bn128_bk128_w4x2
 
-Prints the table rows, the predicted geomean over the 18 benchmarks (leaderboard timing, host
-time included) beside the published top three, and the time the tuning took. Predicted, not
+Prints the table rows, the shapes whose pick is predicted within 5% of the next candidate (a gap
+the calibration set's measured order often broke), the predicted geomean over the 18 benchmarks
+(leaderboard timing, host time included) beside the published top three, and the time the tuning
+took. Predicted, not
 measured. Every candidate is a Ray task (eval/predict/parallel.py): this machine's cores, or a
 cluster with --address.
 """
@@ -17,7 +19,7 @@ import math
 import sys
 import time
 
-from eval.predict import calibration, hardware, parallel
+from eval.predict import calibration, hardware, parallel, ranking
 from eval.predict.parallel import Failed
 from eval.predict.variants import PackedVariant, candidates
 from kernels import config as configs
@@ -43,9 +45,10 @@ class NoCandidate(RuntimeError):
     """Every candidate of a shape failed to build or to be predicted."""
 
 
-def best_configs(variant: str, tiles: tuple[str, ...], shapes: list[tuple[int, int, int]]) -> dict[tuple, tuple[str, float]]:
-    """shape -> (config name, predicted call us) of the fastest candidate; every candidate of
-    every shape is one Ray task, after one build task."""
+def best_configs(variant: str, tiles: tuple[str, ...],
+                 shapes: list[tuple[int, int, int]]) -> dict[tuple, tuple[str, float, float | None]]:
+    """shape -> (config name, predicted call us, the runner-up's us or None) of the fastest
+    candidate; every candidate of every shape is one Ray task, after one build task."""
     settings, constants = hardware(), calibration()["fitted"]
     built = parallel.task(_build).remote(variant, tiles)
     jobs = [(shape, cfg) for shape in shapes for cfg in candidates(variant, list(tiles), shape[2])]
@@ -65,9 +68,27 @@ def best_configs(variant: str, tiles: tuple[str, ...], shapes: list[tuple[int, i
         if not results:
             raise NoCandidate(f"no candidate of {variant} could be predicted for {'x'.join(map(str, shape))} "
                               "(each one's reason is above)")
-        choice = min(results, key=lambda t: t.call_us(constants))
-        best[shape] = (choice.config, choice.call_us(constants))
+        times = sorted(results, key=lambda t: t.call_us(constants))
+        best[shape] = (times[0].config, times[0].call_us(constants),
+                       times[1].call_us(constants) if len(times) > 1 else None)
     return best
+
+
+CLOSE = 0.05  # a pick within this of its runner-up is one the calibration set's order often broke
+
+
+def close_calls(best: dict[tuple, tuple[str, float, float | None]]) -> str | None:
+    """A line naming the shapes whose pick is predicted less than CLOSE faster than the next
+    candidate, with how often such a gap held on the MI300X; None when there are none."""
+    close = [shape for shape, (_, us, runner_up) in best.items() if runner_up is not None and runner_up < us * (1 + CLOSE)]
+    if not close:
+        return None
+    shapes = ", ".join("x".join(map(str, shape)) for shape in close)
+    bands = [band for band in ranking.stored("per_shape") if band.high is not None and band.high <= CLOSE]
+    held = " and ".join(f"{band.percent} at {band.label}" for band in bands)
+    return (f"{len(close)} of {len(best)} picks are predicted under {CLOSE:.0%} faster than the next candidate "
+            f"({shapes}): on the calibration set such a gap held on one shape in {held} of pairs, "
+            "so either may be faster on the MI300X")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f'    "{args.variant}": {{  # `python -m eval.predict.tune --variant {args.variant}`')
-    for shape, (name, us) in best.items():
+    for shape, (name, us, _) in best.items():
         print(f'        {shape!r}: "{name}",  # predicted {us:.1f} us')
     print("    },")
+    if note := close_calls(best):
+        print(note)
     score = math.exp(sum(math.log(best[s][1]) for s in benchmarks) / len(benchmarks))
     top = calibration()["published_scores"]
     print(f"predicted leaderboard geomean of {args.variant} ({', '.join(tiles)}): {score:.1f} us "
