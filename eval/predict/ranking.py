@@ -83,10 +83,10 @@ def of_rows(shapes: list[str], configs: list[str], measured: list[float],
 
 def table(per_shape: list[Band], geomean: list[Band]) -> str:
     """The bands as text: how often the measured order was the predicted one, by predicted gap."""
-    lines = [f"{'predicted gap':<14} {'order right, per shape':>24} {'over the geomean':>24}"]
+    lines = [f"{'predicted gap':<14} {'order right, per shape':>28} {'over the geomean':>24}"]
     for one, over in zip(per_shape, geomean):
-        cells = [f"{b.percent} of {b.pairs}" for b in (one, over)]
-        lines.append(f"{one.label:<14} {cells[0]:>24} {cells[1]:>24}")
+        cells = [f"{b.agreed}/{b.pairs} ({b.percent})" for b in (one, over)]
+        lines.append(f"{one.label:<14} {cells[0]:>28} {cells[1]:>24}")
     return "\n".join(lines)
 
 
