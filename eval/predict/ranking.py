@@ -46,19 +46,27 @@ def _band_of(gap: float) -> int:
     return sum(gap >= math.log1p(edge) for edge in EDGES)
 
 
-def agreement(groups: list[list[tuple[float, float]]]) -> list[Band]:
-    """Bands of predicted gap over every pair within each group of (measured, predicted)
-    times; a pair predicted (or measured) equal counts as not agreed."""
+def _bands(counts) -> list[Band]:
+    """Bands from [(agreed, pairs)] in EDGES' order, lowest gap first."""
+    return [Band(low, high, int(a), int(n)) for low, high, (a, n) in zip((0.0, *EDGES), (*EDGES, None), counts)]
+
+
+def _count(groups) -> list[Band]:
+    """agreement() over groups of (log measured, log predicted)."""
     agreed, pairs = [0] * (len(EDGES) + 1), [0] * (len(EDGES) + 1)
-    for group in groups:
-        logs = [(math.log(m), math.log(p)) for m, p in group]
+    for logs in groups:
         for i, (mi, pi) in enumerate(logs):
             for mj, pj in logs[i + 1:]:
                 band = _band_of(abs(pi - pj))
                 pairs[band] += 1
                 agreed[band] += (pi - pj) * (mi - mj) > 0
-    lows = (0.0, *EDGES)
-    return [Band(low, high, a, n) for low, high, a, n in zip(lows, (*EDGES, None), agreed, pairs)]
+    return _bands(zip(agreed, pairs))
+
+
+def agreement(groups: list[list[tuple[float, float]]]) -> list[Band]:
+    """Bands of predicted gap over every pair within each group of (measured, predicted)
+    times; a pair predicted (or measured) equal counts as not agreed."""
+    return _count([[(math.log(m), math.log(p)) for m, p in group] for group in groups])
 
 
 def of_rows(shapes: list[str], configs: list[str], measured: list[float],
@@ -70,15 +78,13 @@ def of_rows(shapes: list[str], configs: list[str], measured: list[float],
     for shape, config, m, p in zip(shapes, configs, measured, predicted):
         if p is not None:
             cells[shape, config].append((math.log(m), math.log(p)))
-    mean = {key: (sum(m for m, _ in v) / len(v), sum(p for _, p in v) / len(v)) for key, v in cells.items()}
     by_shape: dict[str, dict[str, tuple[float, float]]] = defaultdict(dict)
-    for (shape, config), logs in mean.items():
-        by_shape[shape][config] = logs
-    per_shape = agreement([[(math.exp(m), math.exp(p)) for m, p in row.values()] for row in by_shape.values()])
+    for (shape, config), logs in cells.items():
+        by_shape[shape][config] = (sum(m for m, _ in logs) / len(logs), sum(p for _, p in logs) / len(logs))
     everywhere = set.intersection(*(set(row) for row in by_shape.values())) if by_shape else set()
-    geomean = [(math.exp(sum(row[c][0] for row in by_shape.values()) / len(by_shape)),
-                math.exp(sum(row[c][1] for row in by_shape.values()) / len(by_shape))) for c in sorted(everywhere)]
-    return per_shape, agreement([geomean])
+    geomean = [(sum(row[c][0] for row in by_shape.values()) / len(by_shape),
+                sum(row[c][1] for row in by_shape.values()) / len(by_shape)) for c in sorted(everywhere)]
+    return _count([list(row.values()) for row in by_shape.values()]), _count([geomean])
 
 
 def table(per_shape: list[Band], geomean: list[Band]) -> str:
@@ -92,9 +98,7 @@ def table(per_shape: list[Band], geomean: list[Band]) -> str:
 
 def stored(kind: str) -> list[Band]:
     """calibration.yaml's `ranking:` bands of `kind` ("per_shape" or "geomean")."""
-    entry = calibration()["ranking"][kind]
-    lows = (0.0, *EDGES)
-    return [Band(low, high, int(a), int(n)) for low, high, (a, n) in zip(lows, (*EDGES, None), entry["bands"])]
+    return _bands(calibration()["ranking"][kind]["bands"])
 
 
 def gap_note(ratio: float, kind: str = "geomean") -> str:
