@@ -12,6 +12,7 @@ their geometric mean on the shapes all of them have (what a leaderboard score co
 """
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from typing import NamedTuple
@@ -20,6 +21,7 @@ from eval.predict import calibration
 
 # Band edges of |log(predicted_a / predicted_b)|, as the percent gap a reader thinks in.
 EDGES = (0.02, 0.05, 0.10, 0.20, 0.30, 0.50)
+_LOG_EDGES = tuple(math.log1p(edge) for edge in EDGES)  # the edges as gaps in log time, once
 
 
 class Band(NamedTuple):
@@ -43,7 +45,7 @@ class Band(NamedTuple):
 
 
 def _band_of(gap: float) -> int:
-    return sum(gap >= math.log1p(edge) for edge in EDGES)
+    return bisect.bisect_right(_LOG_EDGES, gap)
 
 
 def _bands(counts) -> list[Band]:
