@@ -239,7 +239,7 @@ def report(sub: Submission, predicted: dict) -> str:
     return "\n".join(lines)
 
 
-def _setting(text: str) -> tuple[str, float]:
+def setting(text: str) -> tuple[str, float]:
     name, _, value = text.partition("=")
     try:
         return name, float(value)
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snektron", type=Path, metavar="CLONE", help="clone of Snektron/gpumode-amd-fp8-mm")
     parser.add_argument("--shapes", nargs="+", type=int, metavar="INDEX",
                         help="benchmark case indices (default: all 18; the score needs all)")
-    parser.add_argument("--set", dest="overrides", action="append", type=_setting, default=[], metavar="NAME=VALUE",
+    parser.add_argument("--set", dest="overrides", action="append", type=setting, default=[], metavar="NAME=VALUE",
                         help="a timing-model setting for this run only (repeatable)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the predictions and summaries")
     parser.add_argument("--address", help="a Ray cluster's address (default: this machine's cores)")

@@ -105,7 +105,7 @@ struct Hardware {
   uint32_t cus = machine::kCus, xcds = machine::kXcds;
   uint32_t lds_banks = machine::kLdsBanks;
   double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
-  double lds_port_bytes_per_clk = machine::kLdsPortBytesPerClk;  // each SIMD pair's port to the LDS, each way
+  double lds_port_bytes_per_clk = machine::kLdsPortBytesPerClk;  // each SIMD pair's port to the LDS: addresses, store and load data
   double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
   uint32_t l2_bytes_per_xcd = machine::kL2BytesPerXcd;
   uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)

@@ -18,8 +18,8 @@
 // longer of the banks' cycles (`lds_bytes_per_clk` per CU, that many bytes of dwords a cycle
 // in lane order, a ds_read_b128's in AMD's documented lane groups; distinct dwords of one bank
 // serialise) and the port's own
-// (`lds_port_bytes_per_clk` each way: addresses and store data in, loaded data out), at least
-// `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
+// (`lds_port_bytes_per_clk`, crossed by each lane's address, its store data and its loaded
+// data in turn), at least `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
 // conflicts on both pairs at once are served twice as fast as the banks could. A FLAT
 // instruction whose lanes address the LDS takes the port the same way (and counts in lgkmcnt
 // as well as vmcnt); loads into the LDS (the DMA of global/buffer loads) count in vmcnt only.
@@ -319,11 +319,12 @@ double CuModel::lds_bank_cycles(bool b128_read, uint64_t exec) const {
 
 // An LDS access (a DS instruction, or a FLAT one whose lanes address the LDS) holds its SIMD
 // pair's port for the longer of the banks' cycles and the port's own: `bytes_in` (each lane's
-// address dword and store data) and `bytes_out` (loaded data) at lds_port_bytes_per_clk a
-// cycle each way; at least lds_instruction_cycles. It queues behind the port's previous access
+// address dword and store data) then `bytes_out` (loaded data), at lds_port_bytes_per_clk a
+// cycle (AMD's HIP hardware guide: a wave64 read of 4-byte values takes 8 cycles, of 16-byte
+// values 20); at least lds_instruction_cycles. It queues behind the port's previous access
 // and its data is back lds_latency after it leaves the port.
 void CuModel::use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out, bool b128_read) {
-  const double port_cycles = std::ceil(std::max(bytes_in, bytes_out) / hw_.lds_port_bytes_per_clk);
+  const double port_cycles = std::ceil((bytes_in + bytes_out) / hw_.lds_port_bytes_per_clk);
   const double busy = std::max({lds_bank_cycles(b128_read, tw.w->exec()), port_cycles, hw_.lds_instruction_cycles});
   double& port = lds_port_free_[size_t(tw.simd / 2)];
   const double start = std::max(now, port);
