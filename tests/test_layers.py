@@ -18,7 +18,7 @@ LAYERS = [
     ("predictor", ("eval.predict",)),
     # eval.predict.bench times the predictor through the harness's own command line.
     ("harness", ("eval", "eval.predict.bench")),
-    ("reports", ("eval.isa", "eval.compare", "eval.plots")),
+    ("reports", ("eval.isa", "eval.compare", "eval.plots", "eval.validation")),
 ]
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 PACKAGES = {package: name for name, packages in LAYERS for package in packages}

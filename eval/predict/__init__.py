@@ -42,6 +42,17 @@ def hardware(overrides: dict | None = None) -> dict[str, float]:
     return {key: float(value) for key, value in settings.items()}
 
 
+def setting_override(text: str) -> tuple[str, float]:
+    """NAME=VALUE from a command line's --set, for hardware(overrides)."""
+    import argparse
+
+    name, _, value = text.partition("=")
+    try:
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--set {text}: expected NAME=NUMBER") from None
+
+
 @dataclass
 class Prediction:
     call_us: float

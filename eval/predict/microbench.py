@@ -244,11 +244,10 @@ def table(results: list[tuple[Figure, float]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from eval.predict import hardware
-    from eval.predict.validation import setting
+    from eval.predict import hardware, setting_override
 
     parser = argparse.ArgumentParser(prog="python -m eval.predict.microbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", dest="overrides", action="append", type=setting, default=[], metavar="NAME=VALUE",
+    parser.add_argument("--set", dest="overrides", action="append", type=setting_override, default=[], metavar="NAME=VALUE",
                         help="a timing-model setting for this run only (repeatable)")
     args = parser.parse_args(argv)
     unknown = [name for name, _ in args.overrides if name not in hardware()]

@@ -1,4 +1,4 @@
-"""eval/predict/validation.py: whole public submissions generated from clones and predicted.
+"""eval/validation.py: whole public submissions generated from clones and predicted.
 
 The real clones are not in CI: a fake clone holds two tiny kernels of ours with the
 repository's kernel names and signatures, so what is tested is the generation, the launcher's
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.predict import validation
+from eval import validation
 from reference import contract
 
 REPO = Path(__file__).resolve().parents[2]
