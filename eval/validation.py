@@ -226,16 +226,16 @@ def report(sub: Submission, predicted: dict) -> str:
         if isinstance(us, Failed):
             lines.append(f"  {m:>5} {n:>5} {k:>5}  failed: {us.reason.splitlines()[0][:150]}")
             continue
-        ratio = f"{us / published:.2f}" if published else "-"
-        lines.append(f"  {m:>5} {n:>5} {k:>5} {us:>12.1f} {published or float('nan'):>12.1f} {ratio:>6}")
+        shown, ratio = (f"{published:.1f}", f"{us / published:.2f}") if published else ("-", "-")
+        lines.append(f"  {m:>5} {n:>5} {k:>5} {us:>12.1f} {shown:>12} {ratio:>6}")
     s = summary(sub, predicted)
-    score = (f"score {s['predicted_score_us']:.1f} us predicted / {s['published_score_us']:.1f} published = "
-             f"{s['score_ratio']:.2f}x" if s["score_ratio"] else "score: not every benchmark shape predicted")
+    parts = [f"score {s['predicted_score_us']:.1f} us predicted / {s['published_score_us']:.1f} published = "
+             f"{s['score_ratio']:.2f}x" if s["score_ratio"] else "score: not every benchmark shape predicted"]
     if s["median_abs_error"] is not None:
-        score += f"; median |error| {s['median_abs_error']:.1%}"
+        parts.append(f"median |error| {s['median_abs_error']:.1%}")
     if s["spearman"] is not None:
-        score += f", Spearman {s['spearman']:.2f}"
-    lines.append("  " + score)
+        parts.append(f"Spearman {s['spearman']:.2f}")
+    lines.append("  " + "; ".join(parts))
     return "\n".join(lines)
 
 
