@@ -27,14 +27,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import re
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.predict import parallel, setting_override
+from eval.predict import overridden, parallel, setting_override
 from eval.predict.fit import spearman
 from eval.predict.parallel import Failed
 from reference import contract
@@ -122,7 +121,7 @@ def luong(clone: Path) -> Submission:
     parts.append(LUONG_LAUNCHER)
     text = _LUONG_SUBMISSION.format(source="\n".join(parts))
     published = published_latencies(_read(clone, "README.md", repository))
-    return Submission("luong", text, published, geomean(list(published.values())))
+    return Submission("luong", text, published, contract.geometric_mean(list(published.values())))
 
 
 def published_latencies(readme: str) -> dict[tuple[int, int, int], float]:
@@ -151,10 +150,6 @@ def snektron(clone: Path) -> Submission:
 
     packed = base64.b64encode(zlib.compress(_read(clone, "solution.hip", repository).encode())).decode()
     return Submission("snektron", template.replace("@SOLUTION@", packed), {}, SNEKTRON_SCORE_US)
-
-
-def geomean(values: list[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 _LOADED: dict[str, object] = {}
@@ -209,13 +204,13 @@ def summary(sub: Submission, predicted: dict) -> dict:
     ok = {shape: us for shape, us in predicted.items() if not isinstance(us, Failed)}
     paired = [(ok[s], sub.published_us[s]) for s in ok if s in sub.published_us]
     errors = sorted(abs(p / m - 1) for p, m in paired)
-    complete = len(ok) == len(contract.cases("benchmarks"))
+    score = contract.geometric_mean(list(ok.values())) if len(ok) == len(contract.cases("benchmarks")) else None
     return {"shapes": len(ok), "failed": len(predicted) - len(ok),
             "median_abs_error": errors[len(errors) // 2] if errors else None,
             "spearman": spearman([m for _, m in paired], [p for p, _ in paired]) if len(paired) > 2 else None,
-            "predicted_score_us": geomean(list(ok.values())) if complete else None,
+            "predicted_score_us": score,
             "published_score_us": sub.published_score_us,
-            "score_ratio": geomean(list(ok.values())) / sub.published_score_us if complete else None}
+            "score_ratio": score / sub.published_score_us if score else None}
 
 
 def report(sub: Submission, predicted: dict) -> str:
@@ -251,18 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--address", help="a Ray cluster's address (default: this machine's cores)")
     parser.add_argument("--cpus", type=int, help="local cores to use (default: all)")
     args = parser.parse_args(argv)
-    from eval.predict import hardware
-
     try:
         submissions = ([luong(args.luong)] if args.luong else []) + ([snektron(args.snektron)] if args.snektron else [])
-        settings = hardware(dict(args.overrides))
-    except (ValidationSourceError, OSError) as exc:
+        settings = overridden(args.overrides)
+    except (ValidationSourceError, OSError, ValueError) as exc:
         parser.error(str(exc))
     if not submissions:
         parser.error("give --luong CLONE and/or --snektron CLONE")
-    unknown = [name for name, _ in args.overrides if name not in hardware()]
-    if unknown:
-        parser.error(f"--set: unknown setting {', '.join(unknown)} (calibration.yaml's hardware: and fitted: names)")
     benchmarks = contract.cases("benchmarks")
     bad = [i for i in args.shapes or () if not 0 <= i < len(benchmarks)]
     if bad:

@@ -42,8 +42,17 @@ def hardware(overrides: dict | None = None) -> dict[str, float]:
     return {key: float(value) for key, value in settings.items()}
 
 
+def overridden(pairs: list[tuple[str, float]]) -> dict[str, float]:
+    """hardware() with a command line's --set pairs; ValueError naming any unknown setting."""
+    settings = hardware()
+    unknown = [name for name, _ in pairs if name not in settings]
+    if unknown:
+        raise ValueError(f"--set: unknown setting {', '.join(unknown)} (calibration.yaml's hardware: and fitted: names)")
+    return hardware(dict(pairs))
+
+
 def setting_override(text: str) -> tuple[str, float]:
-    """NAME=VALUE from a command line's --set, for hardware(overrides)."""
+    """NAME=VALUE from a command line's --set, for overridden()."""
     import argparse
 
     name, _, value = text.partition("=")

@@ -129,12 +129,20 @@ class Figure:
     measure: Callable  # (module, settings) -> the predicted figure in `unit`
 
 
-def _cycles(module, settings: dict, call) -> float:
+def _timed(settings: dict, call) -> dict:
+    """The timing of the one kernel `call` launches."""
     from eval.predict import predict
 
     prediction, _ = predict(call, settings)
     (kernel,) = prediction.kernels
-    return kernel["cu_cycles"]
+    return kernel
+
+
+def _slope(settings: dict, launch, sizes: tuple[int, int]) -> float:
+    """Busiest-CU cycles per unit of size between launch(sizes[0]) and launch(sizes[1]): what
+    both sizes pay alike (launch, prologue, epilogue) cancels."""
+    low, high = (_timed(settings, lambda n=n: launch(n))["cu_cycles"] for n in sizes)
+    return (high - low) / (sizes[1] - sizes[0])
 
 
 def _lds_block(bits: int):
@@ -144,11 +152,8 @@ def _lds_block(bits: int):
         import torch
 
         out = torch.zeros(64)
-        per_block = {}
-        for reads in (8, 16):
-            cost = [_cycles(module, settings, lambda b=blocks: module.lds_reads(out, bits // 8, reads, b))
-                    for blocks in (4, 8)]
-            per_block[reads] = (cost[1] - cost[0]) / 4
+        per_block = {reads: _slope(settings, lambda b, r=reads: module.lds_reads(out, bits // 8, r, b), (4, 8))
+                     for reads in (8, 16)}
         per_read = (per_block[16] - per_block[8]) / 8
         return per_block[16] + 48 * per_read
     return measure
@@ -160,8 +165,7 @@ def _mfma_cycles(waves: int):
         import torch
 
         out = torch.zeros(64 * waves)
-        cost = [_cycles(module, settings, lambda n=n: module.run_mfma_issue(out, waves, n)) for n in (64, 128)]
-        return (cost[1] - cost[0]) / (64 * 4)
+        return _slope(settings, lambda n: module.run_mfma_issue(out, waves, n), (64, 128)) / 4  # 4 chains
     return measure
 
 
@@ -169,8 +173,7 @@ def _valu_flops_per_clk(module, settings):
     import torch
 
     out = torch.zeros(1024)
-    cost = [_cycles(module, settings, lambda n=n: module.run_valu_fma(out, n)) for n in (64, 128)]
-    return 1024 * 8 * 2 * 64 / (cost[1] - cost[0])
+    return 1024 * 8 * 2 / _slope(settings, lambda n: module.run_valu_fma(out, n), (64, 128))
 
 
 def _l1_hit_latency(module, settings):
@@ -181,20 +184,15 @@ def _l1_hit_latency(module, settings):
     for i in range(lines):
         nxt[i * 32] = ((i + 1) % lines) * 32
     out = torch.zeros(1)
-    cost = [_cycles(module, settings, lambda n=n: module.run_chase(nxt, out, n)) for n in (4 * lines, 8 * lines)]
-    return (cost[1] - cost[0]) / (4 * lines)
+    return _slope(settings, lambda n: module.run_chase(nxt, out, n), (4 * lines, 8 * lines))
 
 
 def _hbm_read_bytes_per_s(module, settings):
     import torch
 
-    from eval.predict import predict
-
     data = torch.ones(1 << 26)  # 256 MiB, past the 256 MB Infinity Cache's share a pass can keep
     out = torch.zeros(1024 * 256)
-    prediction, _ = predict(lambda: module.run_stream_read(data, out, 1024), settings)
-    (kernel,) = prediction.kernels
-    return data.numel() * 4 / (kernel["kernel_us"] * 1e-6)
+    return data.numel() * 4 / (_timed(settings, lambda: module.run_stream_read(data, out, 1024))["kernel_us"] * 1e-6)
 
 
 PUBLISHED = [
@@ -244,16 +242,17 @@ def table(results: list[tuple[Figure, float]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from eval.predict import hardware, setting_override
+    from eval.predict import overridden, setting_override
 
     parser = argparse.ArgumentParser(prog="python -m eval.predict.microbench", description=__doc__.splitlines()[0])
     parser.add_argument("--set", dest="overrides", action="append", type=setting_override, default=[], metavar="NAME=VALUE",
                         help="a timing-model setting for this run only (repeatable)")
     args = parser.parse_args(argv)
-    unknown = [name for name, _ in args.overrides if name not in hardware()]
-    if unknown:
-        parser.error(f"--set: unknown setting {', '.join(unknown)} (calibration.yaml's hardware: and fitted: names)")
-    results = measure_all(hardware(dict(args.overrides)))
+    try:
+        settings = overridden(args.overrides)
+    except ValueError as exc:
+        parser.error(str(exc))
+    results = measure_all(settings)
     print(table(results))
     return 0 if all(abs(p / f.published - 1) <= TOLERANCE for f, p in results) else 1
 
