@@ -16,11 +16,12 @@ ARG TORCH_INDEX=https://download.pytorch.org/whl/rocm6.3
 
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 
-# git: report rows carry the commit (eval/report.py git_sha). Ubuntu's package versions are
+# git: report rows carry the commit (eval/report.py git_sha); bubblewrap: the stages' sandbox
+# (eval/sandbox.py; without privileges for namespaces it reports that it cannot start). Ubuntu's package versions are
 # left to the pinned base image's snapshot of the archive.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends python3 python3-dev python3-venv git \
+    && apt-get install -y --no-install-recommends python3 python3-dev python3-venv git bubblewrap \
     && rm -rf /var/lib/apt/lists/*
 
 # A venv keeps pip away from Ubuntu's own Python packages. /opt/rocm/llvm/bin first makes

@@ -1,8 +1,10 @@
-"""The pipe between the trusted parent (eval/run.py) and a worker that runs a submission.
+"""The pipe between the trusted parent (eval/judge.py) and a worker that runs a submission.
 
 Messages are dicts of plain values. The parent never unpickles anything else from a
 worker: the submission runs there and could otherwise hand the parent an object whose
-unpickling runs its code. An output to check travels as
+unpickling runs its code. Every message the parent takes is at most a size it names and
+matches `SCHEMA` (its kind, its fields and their types), else `ProtocolError` says why. A
+tensor (an output to check, the inputs after the call) travels as
   - on a GPU: the device tensor itself, shared through CUDA/HIP IPC by torch's reductions
     (no copy; the worker waits for the verdict before it touches the tensor again);
   - on the CPU: its raw bytes with dtype and shape.
@@ -38,32 +40,88 @@ class _PlainUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a worker message may not contain {module}.{name}")
 
 
-def receive(conn) -> dict:
-    """The next message from a worker, unpickled with the plain-values whitelist."""
-    message = _PlainUnpickler(io.BytesIO(conn.recv_bytes())).load()
-    if not isinstance(message, dict) or not isinstance(message.get("kind"), str):
-        raise pickle.UnpicklingError("a worker message must be a dict with a 'kind'")
+class ProtocolError(Exception):
+    """A worker message the parent refuses: too large, not plain values, or off the schema."""
+
+
+# kind -> {field: type}: what a worker may send, and nothing else.
+SCHEMA = {
+    "progress": {"text": str},
+    "text": {"text": str},
+    "check": {"slot": int, "output": dict, "inputs": list},
+    "row": {"slot": int, "passed": bool, "message": str, "durations": list},
+    "failed": {"message": str},
+    "done": {},
+}
+_PACKED = ({"tensor"}, {"bytes", "dtype", "shape", "strides"})
+
+
+def receive(conn, max_bytes: int | None = None) -> dict:
+    """The next message from a worker: at most `max_bytes`, unpickled with the plain-values
+    whitelist, and on the schema."""
+    try:
+        raw = conn.recv_bytes(max_bytes)
+    except OSError as exc:
+        if max_bytes is not None and "length" in str(exc):
+            raise ProtocolError(f"a message over {max_bytes / 2 ** 20:.0f} MiB, more than the largest a case of "
+                                f"this stage needs (an output and its inputs)") from None
+        raise
+    try:
+        message = _PlainUnpickler(io.BytesIO(raw)).load()
+    except Exception as exc:
+        raise ProtocolError(f"a message that is not plain values ({type(exc).__name__}: {exc})") from None
+    validate(message)
     return message
 
 
+def validate(message) -> None:
+    """Raise ProtocolError unless `message` is a dict of one SCHEMA kind, with exactly its
+    fields, of their types."""
+    if not isinstance(message, dict) or message.get("kind") not in SCHEMA:
+        kind = message.get("kind") if isinstance(message, dict) else type(message).__name__
+        raise ProtocolError(f"a message of unknown kind {str(kind)[:40]!r}")
+    fields = SCHEMA[message["kind"]]
+    if set(message) != {"kind", *fields}:
+        raise ProtocolError(f"a {message['kind']!r} message with fields {sorted(message)}, expected "
+                            f"{sorted(['kind', *fields])}")
+    for name, kind in fields.items():
+        value = message[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ProtocolError(f"a {message['kind']!r} message whose {name} is a {type(value).__name__}, "
+                                f"expected {kind.__name__}")
+    if message["kind"] == "row" and not all(isinstance(d, (int, float)) and not isinstance(d, bool)
+                                            for d in message["durations"]):
+        raise ProtocolError("a row whose durations are not all numbers")
+    if message["kind"] == "check":
+        for packed in [message["output"], *message["inputs"]]:
+            if not isinstance(packed, dict) or set(packed) not in _PACKED:
+                raise ProtocolError("a check whose tensors are not packed tensors")
+
+
 def pack_tensor(tensor: torch.Tensor) -> dict:
-    """An output ready to send: the shared device tensor, or the bytes of a CPU tensor."""
+    """A tensor ready to send: the shared device tensor, or the bytes of a CPU tensor with
+    its dtype, shape and strides."""
     plain = tensor.detach().as_subclass(torch.Tensor)
     if plain.device.type == "cpu":
         flat = plain.contiguous().reshape(-1)
         return {"bytes": flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b"",
-                "dtype": str(plain.dtype).removeprefix("torch."), "shape": tuple(plain.shape)}
+                "dtype": str(plain.dtype).removeprefix("torch."), "shape": tuple(plain.shape),
+                "strides": tuple(plain.stride())}
     return {"tensor": plain}
 
 
-def unpack_tensor(packed: dict) -> torch.Tensor:
+def unpack_tensor(packed: dict) -> tuple[torch.Tensor, tuple[int, ...]]:
+    """(the tensor's values, the strides it had in the worker)."""
     if "tensor" in packed:
-        if not isinstance(packed["tensor"], torch.Tensor):
-            raise TypeError("a packed output holds no tensor")
-        return packed["tensor"]
-    dtype = getattr(torch, packed["dtype"])
+        if type(packed["tensor"]) is not torch.Tensor:
+            raise TypeError("a packed tensor holds no tensor")
+        return packed["tensor"], tuple(packed["tensor"].stride())
+    dtype = getattr(torch, str(packed["dtype"]), None)
     if not isinstance(dtype, torch.dtype):
         raise TypeError(f"unknown dtype {packed['dtype']!r}")
+    shape, strides = tuple(packed["shape"]), tuple(packed["strides"])
+    if not all(isinstance(x, int) and x >= 0 for x in shape + strides) or len(shape) != len(strides):
+        raise TypeError(f"shape {shape} and strides {strides} are not a tensor's")
     raw = torch.frombuffer(bytearray(packed["bytes"]), dtype=torch.uint8) if packed["bytes"] \
         else torch.empty(0, dtype=torch.uint8)
-    return raw.view(dtype).reshape(packed["shape"])
+    return raw.view(dtype).reshape(shape), strides

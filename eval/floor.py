@@ -18,11 +18,12 @@ def measure(method_name: str = "leaderboard", device_name: str = "auto", budget_
     """Per-case Stats of the no-op call, over the benchmark shapes."""
     device = detect(device_name)
     method = timing.method(method_name, device)
+    timing.bind_clock(device)
     rule = timing.StopRule.from_contract(contract.load()["timing"], budget_s)
     results = []
     for case in contract.cases("benchmarks"):
         data = generate_input(**case.args, device=device.kind)
-        results.append((case, timing.repeat(rule, lambda: method.time_one(lambda: data[4], device)[0])))
+        results.append((case, timing.stats(timing.repeat(rule, lambda: method.time_one(lambda: data[4], device)[0]))))
     return device, results
 
 

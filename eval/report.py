@@ -69,6 +69,7 @@ SCHEMA: dict[str, Column] = {c.name: c for c in (
     Column("rocm", "str"),
     Column("cuda", "str"),
     Column("git_sha", "str"),
+    Column("sandbox", "str", doc='what the stages ran in: "bubblewrap 0.8.0", or "none: <why>"'),
 )}
 COLUMNS = tuple(SCHEMA)
 

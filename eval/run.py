@@ -2,18 +2,17 @@
 """The local amd-fp8-mm leaderboard: run submissions the way GPU MODE's runner does.
 
 Each submission file first goes through the bot's pre-flight (eval/preflight.py); a file
-the bot would refuse gets failed rows with the bot's message. Every stage (mode) runs in
-its own spawned worker process with the official per-stage limit; a submission that fails
-to import, raises, hangs or crashes its process gives a failed row with a one-paragraph
-reason, and the run goes on. `ranked` ends with the bot's secret-seed run. Exit status 0
+the bot would refuse gets failed rows with the bot's message. The harness's build step
+(the file imported, its load_inline builds cached) comes next, then every stage (mode) in its
+own worker process, each in a sandbox (eval/sandbox.py), with the official per-stage limit; a
+submission that fails to import, raises, hangs or crashes its process gives a failed row with
+a one-paragraph reason, and the run goes on. `ranked` ends with the bot's secret-seed run. Exit status 0
 means every check of every stage passed.
 """
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import secrets
-import signal
 import sys
 import time
 from datetime import datetime
@@ -23,10 +22,9 @@ REPO = Path(__file__).resolve().parent.parent
 if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, not eval/'s siblings
     sys.path[0] = str(REPO)
 
-from eval import channel, engines, preflight, report, timing, worker  # noqa: E402
+from eval import clock, engines, judge, preflight, report, sandbox, timing  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
-from eval.summary import print_secret_run, print_stage, print_verdicts, status_of  # noqa: E402
-from eval.verdict import Checker  # noqa: E402
+from eval.summary import print_secret_run, print_stage, print_verdicts  # noqa: E402
 from reference import contract  # noqa: E402
 from reference.contract import Case  # noqa: E402
 
@@ -148,103 +146,24 @@ def select_cases(stage: str, args, parser_error, secret: int | None) -> list[tup
 
 
 def job_of(submission: Path, stage: str, cases, args, device: DeviceInfo) -> dict:
+    """What a stage's worker is told; `visible`: the folders it reads besides the checkout
+    (the submission's, and --device-code's)."""
+    submission = submission.resolve()
     return {"submission": str(submission), "mode": stage, "method": args.method,
             "device": device.kind, "engine": engine_of(args, device), "strict": args.strict,
-            "cases": [(i, c.args) for i, c in cases]}
+            "cases": [(i, c.args) for i, c in cases],
+            "visible": [str(submission.parent), *([args.device_code] if args.device_code else [])]}
 
 
 def refused_rows(submission: Path, stage: str, cases, args, device: DeviceInfo, message: str) -> list[dict]:
     """The failed rows of a stage the bot would not run."""
     job = job_of(submission, stage, cases, args, device)
-    return [dict(worker.case_row(index, case, job, False, message), message=message) for index, case in cases]
-
-
-def run_stage(submission: Path, stage: str, cases, args, device: DeviceInfo, limit_s: float):
-    """Run one stage in a spawned worker; returns (rows, popcorn lines, texts).
-
-    The worker runs the submission; this process decides every verdict (eval/verdict.py):
-    it answers each output the worker sends with its own check, and vouches for a row only
-    when the worker's claims match the checks it made."""
-    job = job_of(submission, stage, cases, args, device)
-    checker = Checker(stage, [case for _, case in cases], device.kind,
-                      predicted=not timing.checked(args.method, stage))
-    ctx = mp.get_context("spawn")
-    conn, child_conn = ctx.Pipe(duplex=True)
-    proc = ctx.Process(target=worker.main, args=(child_conn, job), daemon=True)
-    proc.start()
-    child_conn.close()
-    rows, popcorn, texts, failure = {}, [], [], None
-    deadline = time.monotonic() + limit_s
-    while failure is None:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            failure = (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was "
-                       f"killed (the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
-            break
-        if not conn.poll(min(left, 0.5)):
-            if not proc.is_alive() and not conn.poll(0):
-                failure = _death_message(stage, proc.exitcode)
-            continue
-        try:
-            message = channel.receive(conn)
-        except EOFError:
-            proc.join(5)
-            failure = _death_message(stage, proc.exitcode)
-            break
-        except Exception as exc:  # a malformed message: the worker is not to be trusted further
-            failure = f"the {stage} worker sent a message the harness refuses ({exc})"
-            break
-        kind = message["kind"]
-        if kind == "done":
-            break
-        if kind == "progress":
-            print(f"  [{submission.name} {stage}] {message['text']}", file=sys.stderr, flush=True)
-        elif kind == "text":
-            texts.append(message["text"])
-        elif kind == "popcorn":
-            popcorn.append(f"{message['key']}: {message['value']}")
-        elif kind == "check":
-            try:
-                ok, text = checker.check(message["slot"], channel.unpack_tensor(message["output"]))
-            except Exception as exc:
-                ok, text = False, f"the output could not be checked: {type(exc).__name__}: {exc}"
-            conn.send({"kind": "verdict", "ok": ok, "message": text})
-        elif kind == "row":
-            slot = message["slot"]
-            row = checker.settle(slot, dict(message["row"], message=message["message"]))
-            rows[slot] = row
-            _print_case(submission, stage, row)
-    if proc.is_alive():
-        proc.kill()
-    proc.join()
-    if failure:
-        for slot, (index, case) in enumerate(cases):
-            if slot not in rows:
-                rows[slot] = dict(worker.case_row(index, case, job, False, failure), message=failure)
-        popcorn.append("check: fail")
-        print(f"  [{submission.name} {stage}] FAILED: {failure}", file=sys.stderr, flush=True)
-    return [rows[slot] for slot in sorted(rows)], popcorn, texts
+    return [dict(judge.case_row(index, case, job, False, message), message=message) for index, case in cases]
 
 
 def engine_of(args, device: DeviceInfo) -> str:
     """What runs the submission's kernels: the GPU itself, or the chosen CPU engine."""
     return "gpu" if device.is_gpu else args.engine
-
-
-def _death_message(stage: str, exitcode: int | None) -> str:
-    if exitcode is not None and exitcode < 0:
-        name = signal.Signals(-exitcode).name
-        return (f"the {stage} worker process died from {name} (signal {-exitcode}), e.g. a crash "
-                f"inside a compiled extension or kernel; the cases it had not finished fail")
-    return f"the {stage} worker process exited unexpectedly with status {exitcode}"
-
-
-def _print_case(submission: Path, stage: str, row: dict) -> None:
-    status = status_of(row)
-    timing_text = f" mean {row['mean_us']:.1f} us over {row['runs']} runs" if row.get("mean_us") else ""
-    detail = "" if row["passed"] else f": {row['error']}"
-    print(f"  [{submission.name} {stage}] m={row['m']} n={row['n']} k={row['k']} "
-          f"{status}{timing_text}{detail}", file=sys.stderr, flush=True)
 
 
 class UsageError(Exception):
@@ -325,14 +244,24 @@ def main(argv: list[str] | None = None) -> int:
         return run_preflight(submissions, mode, args.popcorn)
     limit_s = args.stage_limit or (contract.load()["stage_limit_s"] if device.is_gpu else CPU_STAGE_LIMIT_S)
     plan, secret, secret_plan = plans(mode, args, parser.error)
+    try:
+        clock.library()  # NOTE: built here: a stage's build folder is read-only
+    except clock.ClockUnavailable as exc:
+        print(f"error: the harness's compiled clock cannot be built: {exc}", file=sys.stderr)
+        return 2
+    box = sandbox.probe()
     print(f"device: {device.name} ({device.arch}), torch {device.torch}; mode {mode}; "
-          f"timing method {args.method}; engine {engine_of(args, device)}; stage limit {limit_s:.0f} s", file=sys.stderr)
+          f"timing method {args.method}; engine {engine_of(args, device)}; stage limit {limit_s:.0f} s; "
+          f"sandbox {box.description}", file=sys.stderr)
+    if not box.available:
+        print("note: the stages run without a sandbox, so a submission can reach this machine as you can; "
+              "the report records it", file=sys.stderr)
     rows: list[dict] = []
     secret_rows: list[dict] = []
     refused: dict[Path, str] = {}
     started = time.monotonic()
     for path in submissions:
-        run = Run(path, mode, args, device, limit_s)
+        run = Run(path, mode, args, device, limit_s, box)
         rows += run.stages(plan, None if mode == "ranked" else args.secret_seed)
         if run.refusal:
             refused[path] = run.refusal.message
@@ -367,8 +296,9 @@ class Run:
     rows carrying the bot's message and nothing runs (unless --skip-preflight); otherwise
     each stage runs in its own worker."""
 
-    def __init__(self, path: Path, mode: str, args, device: DeviceInfo, limit_s: float):
-        self.path, self.args, self.device, self.limit_s = path, args, device, limit_s
+    def __init__(self, path: Path, mode: str, args, device: DeviceInfo, limit_s: float, box: sandbox.Sandbox):
+        self.path, self.args, self.device, self.limit_s, self.box = path, args, device, limit_s, box
+        self.import_failure: str | None = None  # the build step's, once it ran
         verdict = preflight.check(path)
         refusal = verdict.refusal(mode)
         print(f"\n{path.name} · pre-flight: {verdict.summary(mode)}"
@@ -377,7 +307,8 @@ class Run:
             print(refusal.popcorn())
         self.refusal = None if args.skip_preflight else refusal
         self.identity = {"submission": path.stem, "submission_hash": report.file_hash(path),
-                         "git_sha": report.git_sha(), "kernelguard": verdict.classification, **device.columns()}
+                         "git_sha": report.git_sha(), "kernelguard": verdict.classification,
+                         "sandbox": box.description, **device.columns()}
 
     def stages(self, plan, secret_seed: int | None, secret: bool = False) -> list[dict]:
         """Rows of every stage of `plan`. The secret-seed run prints no table (the bot shows
@@ -388,7 +319,7 @@ class Run:
                 rows, popcorn, texts = refused_rows(self.path, stage, cases, self.args, self.device,
                                                     self.refusal.message), [], []
             else:
-                rows, popcorn, texts = run_stage(self.path, stage, cases, self.args, self.device, self.limit_s)
+                rows, popcorn, texts = self.run_stage(stage, cases)
             rows = [{**dict.fromkeys(report.COLUMNS), **row, **self.identity, "secret_seed": secret_seed}
                     for row in rows]
             every.extend(rows)
@@ -400,6 +331,21 @@ class Run:
                 if self.args.popcorn:
                     print("\n".join(popcorn) + "\n")
         return every
+
+    def run_stage(self, name: str, cases) -> tuple[list[dict], list[str], list[str]]:
+        """One stage in its sandboxed worker, after the build step (once per file)."""
+        job = job_of(self.path, name, cases, self.args, self.device)
+        label = f"{self.path.name} {name}"
+        if self.import_failure is None:
+            self.import_failure = judge.build(job, self.device, self.limit_s, self.box, f"{self.path.name} build")
+        if self.import_failure:
+            message = self.import_failure
+            rows = [dict(judge.case_row(index, case, job, False, message.splitlines()[0]), message=message)
+                    for index, case in cases]
+            for row in rows:
+                judge.print_case(label, row)
+            return rows, [], []
+        return judge.run(job, cases, self.device, self.limit_s, self.box, label)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """Named timing methods and the published repeat loop.
 
 `leaderboard` is exactly the published measurement: synchronize, host clock, call,
-synchronize, host clock. Stricter methods get their own names; every result records
-which one produced it. A method times one call and returns (elapsed_ns, output).
+synchronize, host clock, done by the harness's compiled clock (eval/clock.py), which
+`bind_clock` binds before a submission is imported. Stricter methods get their own names;
+every result records which one produced it. A method times one call and returns
+(elapsed_ns, output); an output that is not a plain torch.Tensor (a subclass could do its
+work when first touched, after the clock stopped) raises NotPlainTensor.
 """
 from __future__ import annotations
 
@@ -13,18 +16,41 @@ from typing import Callable
 
 import torch
 
+from eval import clock
 from eval.device import DeviceInfo, synchronize
 
 Call = Callable[[], object]
 _Event = torch.cuda.Event
+_TENSOR = torch.Tensor
 # NOTE: bound when the harness is imported, before any submission is: a submission that
 # rebinds time.perf_counter_ns or torch.cuda.synchronize changes neither (eval/integrity.py
 # also rejects it for trying).
 perf_counter_ns = time.perf_counter_ns
+_clock = None  # the compiled clock, once bind_clock ran
 # NOTE: the cross-check's bound is causal (see _leaderboard), so only the event timer's
 # resolution (0.5 us on CUDA) and the two clocks' rate difference can push an honest device
 # span past the host's; these margins are far above both and far below any slowed clock.
 _CLOCK_FACTOR, _CLOCK_SLACK_NS = 1.02, 10_000
+
+
+def bind_clock(device: DeviceInfo) -> None:
+    """Bind the compiled clock to this device's synchronize; before any submission is imported."""
+    global _clock
+    if _clock is not None:
+        return
+    module = clock.load()
+    module.bind(torch._C._cuda_synchronize if device.is_gpu else None, torch.Tensor)
+    _clock = module
+
+
+class NotPlainTensor(Exception):
+    """A timed call returned something other than a plain torch.Tensor."""
+
+
+def _plain(output) -> None:
+    if type(output) is not _TENSOR:
+        raise NotPlainTensor(f"a timed call of custom_kernel returned {type(output).__name__}, not a plain "
+                             f"torch.Tensor: a subclass could do its work after the clock stopped")
 
 
 class ClockMismatch(Exception):
@@ -50,19 +76,19 @@ def _leaderboard(call: Call, device: DeviceInfo) -> tuple[float, object]:
     brackets both events: the first cannot run before it was recorded and the second has
     run when its synchronize returns. The events' span can then exceed the host's only if
     the host clock ran slow; launch latency and a descheduled host thread lengthen both."""
+    if _clock is None:
+        raise RuntimeError("the harness's clock is not bound (eval.timing.bind_clock)")
     events = (_Event(enable_timing=True), _Event(enable_timing=True)) if device.is_gpu else None
-    synchronize(device)
-    outer_start = perf_counter_ns()
+    outer_start = _clock.read_ns()
     if events:
         events[0].record()
-    start = perf_counter_ns()
-    output = call()
-    synchronize(device)
-    elapsed = perf_counter_ns() - start
+    elapsed, output, exact = _clock.time_call(call)
     if events:
         events[1].record()
         events[1].synchronize()
-        cross_check(perf_counter_ns() - outer_start, events[0].elapsed_time(events[1]) * 1e6, elapsed)
+        cross_check(_clock.read_ns() - outer_start, events[0].elapsed_time(events[1]) * 1e6, elapsed)
+    if not exact:
+        _plain(output)
     return elapsed, output
 
 
@@ -73,6 +99,7 @@ def _events(call: Call, device: DeviceInfo) -> tuple[float, object]:
     output = call()
     end.record()
     end.synchronize()
+    _plain(output)
     return start.elapsed_time(end) * 1e6, output
 
 
@@ -176,10 +203,11 @@ class StopRule:
                 or wall_s > self.wall_stop_s)
 
 
-def repeat(rule: StopRule, time_once: Callable[[], float]) -> Stats:
-    """The published repeat loop: call time_once() (elapsed ns) until the stop rule is met."""
+def repeat(rule: StopRule, time_once: Callable[[], float]) -> list[float]:
+    """The published repeat loop: call time_once() (elapsed ns) until the stop rule is met;
+    the durations, in order (the parent computes their statistics, eval/judge.py)."""
     durations: list[float] = []
     start = perf_counter_ns()
     while not rule.done(durations, (perf_counter_ns() - start) / 1e9):
         durations.append(time_once())
-    return stats(durations)
+    return durations

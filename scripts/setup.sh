@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian bookworm machine: the gfx942 toolchain
-# (clang-19, lld-19, HIP headers), what the emulator builds with, and the Python packages.
+# (clang-19, lld-19, HIP headers), what the emulator builds with, bubblewrap (the stages' sandbox)
+# and the Python packages.
 # Idempotent and quick once done: a stamp records the hash of this script and pyproject.toml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs ninja-build)
+APT_PACKAGES=(clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs ninja-build bubblewrap)
 PYTHON=${PYTHON:-python3}
 stamp=.setup-stamp
 wanted=$(cat scripts/setup.sh pyproject.toml | sha256sum | cut -c1-16)

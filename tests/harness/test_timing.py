@@ -2,6 +2,7 @@
 import math
 
 import pytest
+import torch
 
 from eval import timing
 from eval.device import DeviceInfo, detect
@@ -42,8 +43,21 @@ def test_method_registry():
         timing.method("events", cpu)
     with pytest.raises(ValueError, match="unknown timing method"):
         timing.method("fastest", cpu)
-    elapsed, out = timing.method("leaderboard", cpu).time_one(lambda: 42, cpu)
-    assert out == 42 and elapsed > 0
+    timing.bind_clock(cpu)
+    with pytest.raises(timing.NotPlainTensor, match="returned int, not a plain torch.Tensor"):
+        timing.method("leaderboard", cpu).time_one(lambda: 42, cpu)
+    elapsed, out = timing.method("leaderboard", cpu).time_one(lambda: torch.ones(2), cpu)
+    assert out.tolist() == [1.0, 1.0] and elapsed > 0
+
+
+def test_a_subclass_output_fails_the_timed_call_whatever_it_would_do_later():
+    cpu = detect("cpu")
+    timing.bind_clock(cpu)
+
+    class Deferred(torch.Tensor):
+        pass
+    with pytest.raises(timing.NotPlainTensor, match="returned Deferred"):
+        timing.method("leaderboard", cpu).time_one(lambda: torch.zeros(2).as_subclass(Deferred), cpu)
 
 
 class FakeGpu:
@@ -72,8 +86,14 @@ class FakeGpu:
                 return (other.at - self.at) / 1e6  # milliseconds, as torch gives it
         self.Event = Event
 
-    def perf_counter_ns(self):
+    def read_ns(self):
         return int(self.now * self.host_rate)
+
+    def time_call(self, fn):
+        """The compiled clock's time_call, on this fake host clock."""
+        start = self.read_ns()
+        output = fn()
+        return self.read_ns() - start, output, True
 
     def call(self, work_ns):
         def run():
@@ -87,8 +107,7 @@ def fake_gpu(monkeypatch):
     def install(**kwargs):
         gpu = FakeGpu(**kwargs)
         monkeypatch.setattr(timing, "_Event", gpu.Event)
-        monkeypatch.setattr(timing, "perf_counter_ns", gpu.perf_counter_ns)
-        monkeypatch.setattr(timing, "synchronize", lambda device: None)
+        monkeypatch.setattr(timing, "_clock", gpu)
         return gpu
     return install
 
@@ -142,9 +161,9 @@ def test_a_clock_anomaly_fails_only_its_own_case(monkeypatch):
     def time_case(slot, case, budget_s, recheck, method):
         if slot in (-1, 1):
             raise timing.ClockMismatch(f"the host clock read 1.0 us around device events that read 300.0 us ({slot})")
-        return True, "", timing.stats([1e3, 1e3, 1e3])
+        return True, "", [1e3, 1e3, 1e3]
     monkeypatch.setattr(stage, "time_case", time_case)
     stage.run_timed()
-    rows = {m["slot"]: m["row"] for m in stage.conn.sent if m["kind"] == "row"}
-    assert [rows[slot]["passed"] for slot in range(3)] == [1, 0, 1]
-    assert rows[1]["error"] == "the host clock read 1.0 us around device events that read 300.0 us (1)"
+    rows = {m["slot"]: m for m in stage.conn.sent if m["kind"] == "row"}
+    assert [rows[slot]["passed"] for slot in range(3)] == [True, False, True]
+    assert rows[1]["message"] == "the host clock read 1.0 us around device events that read 300.0 us (1)"

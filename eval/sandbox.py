@@ -1,0 +1,107 @@
+"""The box every stage of a run starts in: bubblewrap (Debian's `bubblewrap`, set up by
+`make setup`).
+
+Inside, the worker that imports and calls the submission sees:
+  - its own PID namespace: when the stage ends, the harness kills the box's first process and
+    the kernel kills everything the submission started, detached or not;
+  - the whole file system read-only (the checkout, the home folder, the Python installation),
+    but for a fresh private /tmp and the folders the stage is given to write;
+  - no network (an empty network namespace) and a new terminal session;
+  - /dev: a minimal one on the CPU; on a GPU machine the host's (the GPU's device nodes, and
+    /dev/shm, where torch keeps the counters of device tensors shared with the parent: the
+    parent removes what a stage leaves there, `remove_shared_memory_left`).
+
+What a stage may write: a build pass (the submission imported, nothing called, so it has seen
+no input, output or clock) writes the build caches (`WRITABLE_FOR_BUILDS`); a stage that calls
+the submission writes only its private /tmp, which vanishes with the box. So no file a stage
+writes reaches a later stage except a build.
+
+Where bubblewrap is missing or cannot start (no user namespaces, some containers), `probe`
+says why; the run prints it once and goes on unsandboxed, and the report records it.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TMP_BYTES = 2 * 1024 ** 3  # the private /tmp (memory-backed)
+# The caches a build writes: the engines' and the toolchain's build folder in the checkout
+# (ignored by git), torch's extension folder (a GPU build), the gfx942 bitcode cache.
+BUILD_ROOT = REPO / "build"
+TORCH_EXTENSIONS = BUILD_ROOT / "torch_extensions"
+WRITABLE_FOR_BUILDS = (BUILD_ROOT, Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "amd-fp8-mm")
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    available: bool
+    description: str  # what the report records: "bubblewrap 0.8.0", or "none: <why>"
+
+    def wrap(self, argv: list[str], *, gpu: bool, build: bool, visible: tuple[Path, ...] = ()) -> list[str]:
+        """`argv` run inside the box (unchanged where no box is available); `visible`: folders
+        the stage reads that the private /tmp would hide (the submission's own)."""
+        if not self.available:
+            return argv
+        writable = WRITABLE_FOR_BUILDS if build else ()
+        box = [shutil.which("bwrap"), "--ro-bind", "/", "/", "--proc", "/proc",
+               *(["--dev-bind", "/dev", "/dev"] if gpu else ["--dev", "/dev", "--unshare-ipc"]),
+               "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
+               "--unshare-pid", "--unshare-net", "--unshare-uts",
+               "--die-with-parent", "--new-session", "--chdir", str(REPO)]
+        for folder in visible:
+            box += ["--ro-bind", str(folder), str(folder)]
+        for folder in writable:
+            folder.mkdir(parents=True, exist_ok=True)
+            box += ["--bind", str(folder), str(folder)]
+        return [*box, "--", *argv]
+
+
+def environment() -> dict[str, str]:
+    """The environment of a stage: the parent's, with torch's extension builds (a GPU's
+    load_inline) kept in the build folder the box lets a build pass write."""
+    return dict(os.environ, TORCH_EXTENSIONS_DIR=str(TORCH_EXTENSIONS), TMPDIR="/tmp")
+
+
+@functools.cache
+def probe() -> Sandbox:
+    """Whether bubblewrap can start a box here, tried once per process."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return Sandbox(False, "none: bubblewrap is not installed (make setup installs it)")
+    trial = Sandbox(True, "")
+    try:
+        result = subprocess.run(trial.wrap(["true"], gpu=False, build=False), capture_output=True,
+                                text=True, timeout=30)
+        version = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Sandbox(False, f"none: bubblewrap did not start ({exc})")
+    if result.returncode != 0:
+        why = " ".join(result.stderr.split()) or f"exit status {result.returncode}"
+        return Sandbox(False, f"none: bubblewrap cannot start a box here ({why})")
+    return Sandbox(True, version or "bubblewrap")
+
+
+SHARED_MEMORY = Path("/dev/shm")
+
+
+def shared_memory() -> set[str]:
+    """The names in the host's /dev/shm (a GPU stage can write there)."""
+    try:
+        return set(os.listdir(SHARED_MEMORY))
+    except OSError:
+        return set()
+
+
+def remove_shared_memory_left(before: set[str]) -> None:
+    """Remove what a GPU stage left in /dev/shm, so that it reaches no later stage."""
+    for name in shared_memory() - before:
+        path = SHARED_MEMORY / name
+        try:
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        except OSError:
+            pass
