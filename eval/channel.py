@@ -5,9 +5,11 @@ worker: the submission runs there and could otherwise hand the parent an object 
 unpickling runs its code. Every message the parent takes is at most a size it names and
 matches `SCHEMA` (its kind, its fields and their types), else `ProtocolError` says why. A
 tensor (an output to check, the inputs after the call) travels as
-  - on a GPU: the device tensor itself, shared through CUDA/HIP IPC by torch's reductions
-    (no copy; the worker waits for the verdict before it touches the tensor again);
-  - on the CPU: its raw bytes with dtype and shape.
+  - on a GPU: a device tensor shared through CUDA/HIP IPC by torch's reductions (the worker
+    sends copies in buffers of its own, eval/worker.py `packed`, and waits for the verdict
+    before it touches them again);
+  - on the CPU: its raw bytes with dtype and shape;
+and with the strides the submission's tensor had.
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ SCHEMA = {
     "failed": {"message": str},
     "done": {},
 }
-_PACKED = ({"tensor"}, {"bytes", "dtype", "shape", "strides"})
+_PACKED = ({"tensor", "strides"}, {"bytes", "dtype", "shape", "strides"})
 
 
 def receive(conn, max_bytes: int | None = None) -> dict:
@@ -100,14 +102,14 @@ def validate(message) -> None:
 
 def pack_tensor(tensor: torch.Tensor) -> dict:
     """A tensor ready to send: the shared device tensor, or the bytes of a CPU tensor with
-    its dtype, shape and strides."""
+    its dtype and shape; with its strides."""
     plain = tensor.detach().as_subclass(torch.Tensor)
     if plain.device.type == "cpu":
         flat = plain.contiguous().reshape(-1)
         return {"bytes": flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b"",
                 "dtype": str(plain.dtype).removeprefix("torch."), "shape": tuple(plain.shape),
                 "strides": tuple(plain.stride())}
-    return {"tensor": plain}
+    return {"tensor": plain, "strides": tuple(plain.stride())}
 
 
 def unpack_tensor(packed: dict) -> tuple[torch.Tensor, tuple[int, ...]]:
@@ -115,7 +117,7 @@ def unpack_tensor(packed: dict) -> tuple[torch.Tensor, tuple[int, ...]]:
     if "tensor" in packed:
         if type(packed["tensor"]) is not torch.Tensor:
             raise TypeError("a packed tensor holds no tensor")
-        return packed["tensor"], tuple(packed["tensor"].stride())
+        return packed["tensor"], tuple(packed["strides"])
     dtype = getattr(torch, str(packed["dtype"]), None)
     if not isinstance(dtype, torch.dtype):
         raise TypeError(f"unknown dtype {packed['dtype']!r}")
