@@ -97,9 +97,25 @@ def shared_memory() -> set[str]:
         return set()
 
 
+def _mapped_shared_memory() -> set[str]:
+    """The /dev/shm names some live process has mapped (another stage's, still running)."""
+    names = set()
+    for maps in Path("/proc").glob("[0-9]*/maps"):
+        try:
+            text = maps.read_text()
+        except OSError:
+            continue
+        names.update(line.rsplit("/dev/shm/", 1)[1].split()[0] for line in text.splitlines() if "/dev/shm/" in line)
+    return names
+
+
 def remove_shared_memory_left(before: set[str]) -> None:
-    """Remove what a GPU stage left in /dev/shm, so that it reaches no later stage."""
-    for name in shared_memory() - before:
+    """Remove what a GPU stage left in /dev/shm, so that it reaches no later stage; what a live
+    process still maps (another stage running beside this one) stays."""
+    left = shared_memory() - before
+    if not left:
+        return
+    for name in left - _mapped_shared_memory():
         path = SHARED_MEMORY / name
         try:
             shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()

@@ -6,7 +6,7 @@ Every file runs through eval/run.py as a user's would (pure PyTorch, on the CPU,
 each), with --skip-preflight: KernelGuard refuses some of them, and these hold the harness's
 own defences to their reasons.
 
-  a reason   the run fails, and a failing row's error contains it
+  a reason   the run fails, and a failing row's error contains it (or one of several)
   "honest"   the run passes with times no forged clock could give (the product is computed
              inside every call: HONEST_FLOOR_US is far below its cost on any CPU), or fails
              naming the tampering
@@ -74,7 +74,7 @@ CASES = [
     ("pyc_poison_probe", TEST, "contained", "/tmp/adv/pyc_poison_probe.marker"),
     # 9. output floods and memory through the channel; an output of another dtype and layout
     ("flood_output", TEST, "printed more than"),
-    ("expand_huge", TEST, "a message over"),
+    ("expand_huge", TEST, ("a message over", "SIZE MISMATCH")),  # CPU: its bytes; GPU: a shared copy
     ("weird_layout_dtype", TEST, "returned a torch.float64 tensor"),
     # 10. network and the parent's memory
     ("network_probe", TEST, "contained", "/tmp/adv/network_probe.marker"),
@@ -120,7 +120,8 @@ def test_adversarial_submission(run_leaderboard, case):
         else:
             assert all(row["mean_us"] is None or row["mean_us"] >= HONEST_FLOOR_US for row in rows), rows
     else:
-        assert status == 1 and any(expected in error for error in errors), errors
+        reasons = expected if isinstance(expected, tuple) else (expected,)
+        assert status == 1 and any(reason in error for error in errors for reason in reasons), errors
     if name == "popcorn_injection":
         assert "check: pass" not in out.splitlines()
     assert _checkout_digest() == before
