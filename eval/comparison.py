@@ -42,7 +42,8 @@ class Group(NamedTuple):
         return (f"mode={self.mode or '-'} method={self.method or '-'} device={self.device or '-'} "
                 f"engine={self.engine}"
                 + (" [PREDICTED MI300X times (eval/predict), not measured]" if self.predicted else "")
-                + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu else ""))
+                + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu and not self.predicted
+                   else ""))
 
     @property
     def on_cpu(self) -> bool:

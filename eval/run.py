@@ -65,7 +65,8 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("mode", nargs="?", choices=list(STAGES),
                        help=". ".join(f"{name}: {text}" for name, text in MODE_HELP.items())
-                       + ". Default: ranked with a GPU, test without one.")
+                       + ". Default: ranked with a GPU; without one, benchmark with --method predicted, "
+                         "else test.")
     else:
         p = argparse.ArgumentParser(
             prog=f"eval/run.py {mode}", description=f"{mode} mode: {MODE_HELP[mode]}.",
@@ -182,10 +183,13 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     if predicted and args.engine != "isa":
         raise UsageError("the predicted method times the compiled machine code on the ISA engine: use --engine isa "
                          "(the default with --method predicted)")
-    mode = args.mode or ("ranked" if device.is_gpu or predicted else "test")
+    mode = args.mode or default_mode(device, predicted)
     if args.mode is None and not device.is_gpu and not predicted and not args.preflight_only:
         print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
               "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
+    if mode in ("benchmark", "leaderboard", "ranked") and not device.is_gpu and not predicted:
+        print(f"note: {mode} on the CPU times the emulator, which says nothing about an MI300X; "
+              f"add --method predicted for the predicted MI300X time", file=sys.stderr)
     submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
     for path in submissions:
         if not path.is_file():
@@ -193,6 +197,12 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     if args.device_code:
         use_device_code(args.device_code, device, args.engine)
     return device, mode, submissions
+
+
+def default_mode(device: DeviceInfo, predicted: bool) -> str:
+    """The mode run when none is named: ranked on a GPU, the predicted benchmark with
+    --method predicted, else the test mode."""
+    return "ranked" if device.is_gpu else "benchmark" if predicted else "test"
 
 
 def use_device_code(folder: str, device: DeviceInfo, engine: str) -> None:

@@ -92,3 +92,16 @@ def join_lines(lines: list[str]) -> str:
 def split_message(message: str) -> list[str]:
     """The lines of a published-style message, for display."""
     return message.replace("\\n", "\n").splitlines()
+
+
+def readable(message: str) -> list[str]:
+    """The lines of a published-style message for a person: each `ERROR at (i, j): got want`
+    line says which value is the submission's and which the reference's."""
+    lines = []
+    for line in split_message(message):
+        where, _, values = line.partition(": ")
+        parts = values.split(" ")
+        if where.startswith("ERROR at ") and len(parts) == 2:
+            line = f"at {where.removeprefix('ERROR at ')}: yours {parts[0]}, expected {parts[1]}"
+        lines.append(line)
+    return lines

@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 
 from eval import report
+from eval.comparison import Group
+from eval.run import make_parser, resolve
+from eval.summary import print_secret_run, print_stage, short_report
 
 REPO = Path(__file__).resolve().parents[2]
 REFERENCE = str(REPO / "examples" / "reference_submission.py")
@@ -136,3 +139,36 @@ def test_ranked_on_the_cpu_runs_and_reports_the_secret_seed_run(run_leaderboard)
         ("test", None), ("benchmark", None), ("leaderboard", None), ("test", 3), ("benchmark", 3), ("leaderboard", 3)]
     assert rows[3]["seed"] == 1 + 4 * 5 // 2
     assert "secret-seed run (seed 3, --secret-seed)" in out and "✅ Leaderboard run successful" in out
+
+
+def test_a_mismatch_says_which_value_is_whose_on_lines_of_its_own(capsys):
+    message = "Number of mismatched elements: 2\\nERROR at (0, 0): -2.625 -1.890625\\nERROR at (0, 1): 1.0 2.0"
+    row = {"case": 0, "m": 64, "n": 64, "k": 128, "seed": 1, "mode": "test", "method": "", "engine": "source",
+           "passed": 0, "error": "Number of mismatched elements: 2", "message": message}
+    print_stage(Path("mine.py"), "test", [row], [])
+    out = capsys.readouterr().out
+    assert "\\n" not in out
+    assert "at (0, 0): yours -2.625, expected -1.890625" in out.splitlines()[-2].strip()
+
+
+def test_predicted_without_a_mode_is_the_predicted_benchmark():
+    args = make_parser().parse_args(["--method", "predicted", "--shapes", "0"])
+    _, mode, _ = resolve(args)
+    assert mode == "benchmark"
+    assert "benchmark with --method predicted" in " ".join(make_parser().format_help().split())
+
+
+def test_a_cpu_benchmark_points_to_the_predicted_time_and_shows_no_speed_of_light(run_leaderboard):
+    status, rows, out, err = run_leaderboard("benchmark", "--submission", REFERENCE, "--shapes", "64,64,128")
+    assert status == 0 and "add --method predicted for the predicted MI300X time" in err
+    line = next(line for line in out.splitlines() if line.strip().startswith("-    64    64   128"))
+    assert line.split()[-2] == "-"  # SOL x: an MI300X's speed of light against a CPU time means nothing
+
+
+def test_predicted_rows_never_read_as_checked_or_as_cpu_times(capsys):
+    rows = [{"mode": "test", "method": "", "passed": 1}, {"mode": "benchmark", "method": "predicted", "passed": 1}]
+    assert short_report(rows) == ["✅ Testing successful", "benchmark: predicted, not checked (the test stage checks)"]
+    print_secret_run(Path("mine.py"), "cpu", 7, False, rows)
+    assert "cpu (secret)" not in capsys.readouterr().out
+    title = Group("benchmark", "predicted", "cpu", "isa").title
+    assert "PREDICTED MI300X" in title and "say nothing about a GPU" not in title
