@@ -76,9 +76,10 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--submission", action="append", metavar="PATH",
                    help="submission file defining custom_kernel(data); repeat to compare several "
                         "on the same cases (default: submission.py)")
-    p.add_argument("--shapes", nargs="+", metavar="SHAPE",
+    p.add_argument("--shapes", nargs="+", action="extend", metavar="SHAPE",
                    help="cases to run: indexes into the mode's published list (tests for test, "
-                        f"benchmarks otherwise), or m,n,k[,seed] (seed defaults to {CUSTOM_SEED})")
+                        f"benchmarks otherwise), or m,n,k[,seed] (seed defaults to {CUSTOM_SEED}); "
+                        "repeating the flag adds to the list")
     p.add_argument("--secret-seed", type=int, metavar="S",
                    help="apply the published secret-seed pairing: each seed a -> a + (a+S)(a+S+1)/2; "
                         "with ranked, the S of its closing secret-seed run (default: random)")
@@ -192,6 +193,8 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
               f"add --method predicted for the predicted MI300X time", file=sys.stderr)
     submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
     for path in submissions:
+        if path.is_dir():
+            raise UsageError(f"submission {path} is a folder: give the .py file that defines custom_kernel(data)")
         if not path.is_file():
             raise UsageError(f"submission {path} does not exist")
     if args.device_code:
@@ -358,5 +361,15 @@ class Run:
         return judge.run(job, cases, self.device, self.limit_s, self.box, label)
 
 
+def interruptible_main() -> int:
+    """main(), with Ctrl-C ending the run with a line instead of a traceback (status 130)."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("\ninterrupted: the run stopped; its stages' workers are gone and no report was written",
+              file=sys.stderr)
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(interruptible_main())

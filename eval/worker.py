@@ -79,7 +79,9 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, (SubmissionError, integrity.TamperError, timing.NotPlainTensor)):
         return str(exc)
     where = ""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+    if isinstance(exc, SyntaxError) and exc.filename:  # the error's own place, not the importer's
+        where = f" (at {Path(exc.filename).name}:{exc.lineno})"
+    for frame in [] if where else reversed(traceback.extract_tb(exc.__traceback__)):
         if not frame.filename.startswith(_NOT_THE_SUBMISSION):
             where = f" (at {Path(frame.filename).name}:{frame.lineno})"
             break

@@ -172,3 +172,29 @@ def test_predicted_rows_never_read_as_checked_or_as_cpu_times(capsys):
     assert "cpu (secret)" not in capsys.readouterr().out
     title = Group("benchmark", "predicted", "cpu", "isa").title
     assert "PREDICTED MI300X" in title and "say nothing about a GPU" not in title
+
+
+def test_a_syntax_error_points_at_the_submissions_own_line(run_leaderboard, tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import torch\n\ndef custom_kernel(data)\n    return data[4]\n")
+    status, rows, _, _ = run_leaderboard("test", "--shapes", "0", "--submission", str(bad), "--skip-preflight")
+    assert status == 1 and "SyntaxError (at bad.py:3)" in rows[0]["error"]
+
+
+def test_a_folder_given_as_the_submission_is_named_as_one(run_leaderboard, tmp_path):
+    status, _, _, err = run_leaderboard("test", "--submission", str(tmp_path))
+    assert status == 2 and "is a folder: give the .py file" in err
+
+
+def test_repeated_shapes_flags_add_up():
+    assert make_parser().parse_args(["test", "--shapes", "0", "--shapes", "1", "2"]).shapes == ["0", "1", "2"]
+
+
+def test_ctrl_c_ends_the_run_with_a_line_not_a_traceback(monkeypatch, capsys):
+    import eval.run
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(eval.run, "main", interrupted)
+    assert eval.run.interruptible_main() == 130
+    assert capsys.readouterr().err.strip().startswith("interrupted: the run stopped")
