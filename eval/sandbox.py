@@ -6,7 +6,7 @@ Inside, the worker that imports and calls the submission sees:
     the kernel kills everything the submission started, detached or not;
   - the whole file system read-only (the checkout, the home folder, the Python installation),
     but for a fresh private /tmp and the folders the stage is given to write;
-  - no network (an empty network namespace) and a new terminal session;
+  - no network (an empty network namespace), and no terminal to signal (setsid);
   - /dev: a minimal one on the CPU; on a GPU machine the host's (the GPU's device nodes, and
     /dev/shm, where torch keeps the counters of device tensors shared with the parent: the
     parent removes what a stage leaves there, `remove_shared_memory_left`).
