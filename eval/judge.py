@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from toolchain import diagnostics
 
 OUTPUT_CAP = 16 * 2 ** 20  # bytes a stage may print
 MAX_LINES = 12              # a failure message's lines shown whole; past them it goes to a log
+LONG_LINE = 2000            # characters of one line shown before it is cut
 MESSAGE_SLACK = 2 ** 20     # a message's bytes beyond the tensors it carries
 _SPAN_SLACK_NS = 50e6       # the worker's durations may exceed the parent's view of a case by this
 
@@ -54,13 +56,15 @@ def timed_method(job: dict) -> str:
 
 
 def fit_message(message: str, log_name: str) -> str:
-    """A failure message a terminal shows whole: at most MAX_LINES lines of at most MAX_LINE
-    characters; when that cuts anything, the full text goes to a log file whose path ends it."""
+    """A failure message a terminal shows whole: its first MAX_LINES lines, none cut below
+    LONG_LINE characters (a fault's source line is at a long line's end). When that leaves
+    anything out, the full text goes to a log file of its own, whose path ends the message."""
     lines = split_message(message)
-    fitted = [diagnostics.short(line) for line in lines[:MAX_LINES]]
+    fitted = [diagnostics.short(line, LONG_LINE) for line in lines[:MAX_LINES]]
     if fitted == lines:
         return message
-    log = diagnostics.write_log(report.REPORTS_DIR / "failures" / f"{log_name}.log", message + "\n")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    log = diagnostics.write_log(report.REPORTS_DIR / "failures" / f"{log_name}-{stamp}.log", message + "\n")
     return "\n".join(fitted + [f"full message: {log}"])
 
 

@@ -136,3 +136,14 @@ def test_honest_timings_are_accepted():
     noisy = [1e3 + 100 * (i % 7) for i in range(100)]
     assert timing_problem(noisy, RULE, 1e9, predicted=False) == ""
     assert timing_problem([1e3, 5e3], RULE, 121e9, predicted=False) == ""  # the wall stop
+
+
+def test_a_long_fault_line_keeps_its_end_and_each_log_is_kept():
+    from eval.judge import fit_message
+
+    fault = "kernel(): a launch faulted: " + "work " * 60 + "at submission.py:42"
+    assert fit_message(fault, "x") == fault  # one long line: shown whole, the source line included
+    many = "\n".join([fault] * 20)
+    first, second = fit_message(many, "x"), fit_message(many, "x")
+    assert "submission.py:42" in first.splitlines()[0]
+    assert first.splitlines()[-1].startswith("full message: ") and first.splitlines()[-1] != second.splitlines()[-1]
