@@ -304,6 +304,14 @@ def run_preflight(submissions: list[Path], mode: str, popcorn: bool) -> int:
     return 0 if accepted else 1
 
 
+def builds_extensions(path: Path) -> bool:
+    """Whether the file may build a compiled extension (it names torch's builder): only then
+    does the build step run. One that builds without naming it finds the build folder
+    read-only in its stages and fails there, with the reason."""
+    text = path.read_text(errors="replace")
+    return "cpp_extension" in text or "load_inline" in text
+
+
 class Run:
     """One submission file's stages. The pre-flight comes first: a file it refuses gets failed
     rows carrying the bot's message and nothing runs (unless --skip-preflight); otherwise
@@ -350,7 +358,8 @@ class Run:
         job = job_of(self.path, name, cases, self.args, self.device)
         label = f"{self.path.name} {name}"
         if self.import_failure is None:
-            self.import_failure = judge.build(job, self.device, self.limit_s, self.box, f"{self.path.name} build")
+            self.import_failure = (judge.build(job, self.device, self.limit_s, self.box, f"{self.path.name} build")
+                                   if builds_extensions(self.path) else "")
         if self.import_failure:
             message = self.import_failure
             rows = [dict(judge.case_row(index, case, job, False, message.splitlines()[0]), message=message)
