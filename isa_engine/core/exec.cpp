@@ -336,11 +336,17 @@ struct Exec {
     if (w.loop_pc != w.pc) {
       w.loop_pc = w.pc;
       w.loop_count = 0;
+      w.loop_reads_memory = false;
     }
-    if (++w.loop_count == kLoopLimit)
+    if (++w.loop_count < kLoopLimit) return;
+    if (!w.loop_reads_memory)
       die("a wave went round this loop " + std::to_string(kLoopLimit) +
-          " times: it waits for other workgroups (a spin lock, a stream-K arrival counter); the ISA engine runs "
-          "workgroups one after another (and a timed launch only the busiest CU's), so such a kernel cannot run here");
+          " times reading no memory, so nothing another wave does can end it: an endless loop (on the GPU the "
+          "launch would hang)");
+    die("a wave went round this loop " + std::to_string(kLoopLimit) +
+        " times: an endless loop, or one that waits for other workgroups (a spin lock, a stream-K arrival "
+        "counter); the ISA engine runs workgroups one after another (and a timed launch only the busiest CU's), "
+        "so a kernel that waits cannot run here");
   }
   uint8_t* scratch_ptr(int lane, uint64_t off, uint32_t bytes);
 };
@@ -697,6 +703,7 @@ void Exec::smem() {
     case OP_s_dcache_inv: case OP_s_dcache_wb: case OP_s_dcache_inv_vol: case OP_s_dcache_wb_vol: return;
     default: die("instruction not implemented");
   }
+  w.loop_reads_memory = true;
   int64_t off = i.imm ? i.offset : int64_t(sread(uint16_t(i.offset & 0x7f)));
   if (i.soffset_en) off += sread(i.soffset);
   check_s(i.saddr, i.op >= OP_s_buffer_load_dword && i.op <= OP_s_buffer_load_dwordx16 ? 4 : 2);
@@ -729,6 +736,7 @@ void Exec::vmem() {
   const Inst& i = *in;
   if (i.op == OP_buffer_wbl2 || i.op == OP_buffer_inv || i.op == OP_buffer_wbinvl1_vol) return;
   const bool store = i.op == OP_vm_store, atomic = i.op == OP_vm_atomic;
+  w.loop_reads_memory |= !store;
   const uint64_t exec = w.exec();
   const int dwords = i.dwords;
   const uint32_t bytes = i.mem == M_B32 ? 4u * dwords
@@ -928,6 +936,7 @@ void Exec::ds() {
   const uint64_t exec = w.exec();
   const uint16_t a = i.src[0], d0 = i.src[1], d1 = i.src[2], dst = i.dst;
   if (i.op == OP_ds_nop) return;
+  w.loop_reads_memory = true;  // LDS another wave of the workgroup may write
   check_v(a, 1);
   const uint32_t* av = w.v[a - 256];
   auto wr = [&](int, uint64_t at, const void* p, uint32_t n) { memcpy(lds_ptr(at, n, true), p, n); };
@@ -1813,6 +1822,7 @@ void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L) {
   w.done = w.at_barrier = false;
   w.loop_pc = -1;
   w.loop_count = 0;
+  w.loop_reads_memory = false;
   w.id = index;
   w.vm_issued = w.vm_done = w.lgkm_issued = w.lgkm_done = w.smem_last = w.smem_done = 0;
   // MODE from compute_pgm_rsrc1: FLOAT_ROUND_MODE_32/16_64 [15:12], FLOAT_DENORM_MODE_32/16_64 [19:16]

@@ -82,6 +82,7 @@ struct Wave {
   uint64_t instructions = 0, mfmas = 0;
   int32_t loop_pc = -1;     // the backward branch last taken, and how often in a row (spin waits)
   uint64_t loop_count = 0;
+  bool loop_reads_memory = false;  // a memory or LDS read since that branch was first taken
   double mfma_seconds = 0;
   AccessLog* log = nullptr;  // set while timed: memory accesses are recorded there
   uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }

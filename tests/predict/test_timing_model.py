@@ -172,6 +172,12 @@ __global__ void wait_for_last(int* flag, float* out) {
 }
 void launch_wait_for_last(int* flag, float* out, int blocks) { wait_for_last<<<blocks, 64>>>(flag, out); }
 
+// A loop that reads no memory: nothing can end it.
+__global__ void spin_forever() {
+  for (;;) asm volatile("s_nop 0");
+}
+void launch_spin_forever() { spin_forever<<<1, 64>>>(); }
+
 // The MFMA chain timed by the submission itself with hipEvents: milliseconds into out[0].
 void launch_self_timed(float* out, int n) {
   hipEvent_t start, stop;
@@ -224,6 +230,7 @@ void do_nothing();
 void launch_arrive(int* counter, float* out, int blocks);
 void launch_reread(const float* in, float* out, int rounds);
 void launch_wait_for_last(int* flag, float* out, int blocks);
+void launch_spin_forever();
 void launch_self_timed(float* out, int n);
 void launch_private_array(const int* idx, float* out, int n);
 void launch_fill(float* out, int blocks, int n);
@@ -250,6 +257,7 @@ void launch_nothing(torch::Tensor) { do_nothing(); }
 void run_arrive(torch::Tensor counter, torch::Tensor out, int64_t blocks) { launch_arrive(counter.data_ptr<int>(), out.data_ptr<float>(), blocks); }
 void run_reread(torch::Tensor in, torch::Tensor out, int64_t rounds) { launch_reread(in.data_ptr<float>(), out.data_ptr<float>(), rounds); }
 void run_wait_for_last(torch::Tensor flag, torch::Tensor out, int64_t blocks) { launch_wait_for_last(flag.data_ptr<int>(), out.data_ptr<float>(), blocks); }
+void run_spin_forever() { launch_spin_forever(); }
 void run_self_timed(torch::Tensor out, int64_t n) { launch_self_timed(out.data_ptr<float>(), n); }
 void run_private_array(torch::Tensor idx, torch::Tensor out, int64_t n) { launch_private_array(idx.data_ptr<int>(), out.data_ptr<float>(), n); }
 void run_fill(torch::Tensor out, int64_t blocks, int64_t n) { launch_fill(out.data_ptr<float>(), blocks, n); }
@@ -260,7 +268,7 @@ void run_fill_or_compute(torch::Tensor in, torch::Tensor out, int64_t blocks, in
   launch_fill_or_compute(in.data_ptr<float>(), out.data_ptr<float>(), blocks, n, m);
 }
 """
-FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_lds_b128_reads", "run_heavy_blocks", "run_load_use", "run_chase", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
+FUNCTIONS = ["run_mfma_chain", "run_lds_reads", "run_flat_lds_reads", "run_lds_b128_reads", "run_heavy_blocks", "run_load_use", "run_chase", "launch_nothing", "run_arrive", "run_reread", "run_wait_for_last", "run_spin_forever", "run_self_timed", "run_private_array", "run_fill", "run_burst_then_compute", "run_fill_or_compute"]
 
 
 @pytest.fixture(scope="module")
@@ -554,6 +562,11 @@ def test_a_kernel_waiting_for_other_workgroups_is_refused_clearly(module):
     flag.zero_()
     with pytest.raises(isa_engine.IsaFault, match="waits for other workgroups"):
         timed(lambda: module.run_wait_for_last(flag, out, 300))  # workgroup 299 never runs
+
+
+def test_an_endless_loop_is_called_one_not_a_wait_for_other_workgroups(module):
+    with pytest.raises(isa_engine.IsaFault, match="reading no memory, so nothing another wave does can end it"):
+        module.run_spin_forever()
 
 
 def test_hip_events_read_the_simulated_device_time_in_a_timed_launch(module):
