@@ -198,3 +198,12 @@ def test_ctrl_c_ends_the_run_with_a_line_not_a_traceback(monkeypatch, capsys):
     monkeypatch.setattr(eval.run, "main", interrupted)
     assert eval.run.interruptible_main() == 130
     assert capsys.readouterr().err.strip().startswith("interrupted: the run stopped")
+
+
+def test_without_a_sandbox_the_run_says_so_once_and_records_it(run_leaderboard, monkeypatch):
+    from eval import sandbox
+
+    monkeypatch.setattr(sandbox, "probe", lambda: sandbox.Sandbox(False, "none: no user namespaces here"))
+    status, rows, _, err = run_leaderboard("test", "--submission", REFERENCE, "--shapes", "0", "1")
+    assert status == 0 and [row["sandbox"] for row in rows] == ["none: no user namespaces here"] * 2
+    assert err.count("the stages run without a sandbox") == 1
