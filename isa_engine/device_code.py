@@ -2,7 +2,7 @@
 the one Debian's clang-19 compiles from a build's HIP source.
 
 The leaderboard's runner compiles with ROCm's hipcc, whose register allocation and scheduling
-may differ from clang-19's (notes/predictor_gap_per_k_step.md): a kernel's spills, its occupancy
+may differ from clang-19's (docs/predictor.md, "The compiler"): a kernel's spills, its occupancy
 and so its predicted time follow the code object. ROCm's compiler runs on any Linux machine, an
 MI300X or not, so a user who has it can bring its code here:
 

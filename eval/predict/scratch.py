@@ -4,7 +4,8 @@ private arrays) for the whole device at full occupancy; up to a limit it stays o
 above it every launch stops the queue to allocate it and frees it after ("use-once"). The
 calibration set's kernels that spill this much measured a median 100-330 us a launch above
 their predicted time, alike on every shape; clang-19's spills are not hipcc's, so the
-prediction does not add it (calibration.yaml `runtime:`; notes/predictor_gap_per_k_step.md)."""
+prediction does not add it (calibration.yaml `runtime:`; docs/predictor.md, "Scratch the
+runtime allocates")."""
 from __future__ import annotations
 
 from eval.predict import calibration

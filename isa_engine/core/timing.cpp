@@ -1,48 +1,8 @@
-// Timing model (issues 11, 18): one launch on a simulated MI300X, cycle-approximate.
-//
-// Design (README "Timing model"): the dispatcher deals workgroups round robin over the XCDs
-// and, within an XCD, over its CUs, so the busiest CU gets ceil(workgroups / CUs) of them
-// (ids c, c + CUs, c + 2 CUs, ...). Those run here in detail, as many at a time as occupancy
-// allows (machine/occupancy.h), each wave executed instruction by instruction by the
-// functional engine when the cycle model lets it issue. The rest of the grid enters as
-// bandwidth: the CU gets its share of each memory level, and the whole grid's bytes through
-// the L2s, the Infinity Cache and HBM give three floors under the kernel time.
-//
-// Per CU: 4 SIMDs; SIMD s considers issue on cycles t = s (mod 4); in a window each wave
-// issues at most one instruction and each pipe (SALU, SMEM, VALU/MFMA issue, LDS, VMEM,
-// branch/message) takes at most one, oldest wave first. VALU occupies its SIMD's VALU for
-// `valu_cycles` (transcendentals `trans_cycles`); MFMA occupies the MFMA pipe for its
-// calculator cycle count and co-executes with VALU. Register results are scoreboarded; loads
-// complete through the s_waitcnt counters (vmcnt, lgkmcnt) in issue order. LDS: each SIMD
-// pair reaches it through its own port, which holds one DS instruction at a time for the
-// longer of the banks' cycles (`lds_bytes_per_clk` per CU, that many bytes of dwords a cycle
-// in lane order, a ds_read_b128's in AMD's documented lane groups; distinct dwords of one bank
-// serialise) and the port's own
-// (`lds_port_bytes_per_clk`, crossed by each lane's address, its store data and its loaded
-// data in turn), at least `lds_instruction_cycles`; then `lds_latency`. The two ports' bank cycles overlap: bank
-// conflicts on both pairs at once are served twice as fast as the banks could. A FLAT
-// instruction whose lanes address the LDS takes the port the same way (and counts in lgkmcnt
-// as well as vmcnt); loads into the LDS (the DMA of global/buffer loads) count in vmcnt only.
-// Vector memory (global and the swizzled scratch of spills) moves 64-byte segments through a 32 KB LRU
-// vector L1 (loads allocate 128-byte lines, stores write through); missed lines are served
-// by the L2, the Infinity Cache or HBM in the shares grid_reuse() derives from what one
-// workgroup touches (spills: from the L2 as far as the resident waves' scratch fits an XCD's
-// L2, else from the Infinity Cache), each level at its latency and at the CU's share of its
-// bandwidth, so requests queue when a level is busy
-// (the fair share where the grid keeps the level busy; where it leaves it idle part of the
-// time, a CU's burst gets more: time_launch's later passes). A load also waits in a busy
-// level's queue, as in an M/M/1 queue: the level's latency x `memory_queueing` u / (1 - u), u
-// the share of the kernel's time the grid keeps it busy (later passes; at most kMaxQueueUse),
-// less what the load already queued for the CU's share, so streaming is not charged twice;
-// stores hold the path while their data crosses it, then drain on the CU's write path at its
-// share of `store_bytes_per_s` (global stores, and the spills the L2 cannot keep, which it
-// writes back; loads do not queue behind the drain), and the kernel ends when the last has
-// left. Scalar loads take `smem_latency`. When no wave can issue for a whole round, the clock
-// jumps to the next cycle where something in flight completes.
-// The busiest CU's cycles become time at the engine clock the power cap allows the launch's
-// activity (power_capped_clock_ghz): the peak clock unless MFMA and VALU work keep the chip busy.
-// The levels whose rates are bytes a second (Infinity Cache, HBM, stores) are dealt at that
-// clock, so a capped CU moves more bytes a cycle; clock and shares settle over the passes.
+// Timing model: one launch on a simulated MI300X, cycle-approximate. The busiest CU runs here
+// in cycle detail (each wave executed by the functional engine when the cycle model lets it
+// issue); the rest of the grid enters as bandwidth floors. docs/predictor.md ("The timing
+// model") describes the model and its constants once; the comments below say how each part
+// is done.
 #include <algorithm>
 #include <array>
 #include <cmath>
