@@ -188,7 +188,7 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     if args.mode is None and not device.is_gpu and not predicted and not args.preflight_only:
         print("note: no GPU found, so running the test mode on the CPU (CPU timings mean nothing "
               "for an MI300X kernel); name a mode to time anyway", file=sys.stderr)
-    if mode in ("benchmark", "leaderboard", "ranked") and not device.is_gpu and not predicted:
+    if mode in ("benchmark", "leaderboard", "ranked") and not device.is_gpu and not predicted and not args.preflight_only:
         print(f"note: {mode} on the CPU times the emulator, which says nothing about an MI300X; "
               f"add --method predicted for the predicted MI300X time", file=sys.stderr)
     submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]

@@ -1,4 +1,4 @@
-"""The ISA engine's timing switch (issue 11): while on, every launch is timed on a simulated
+"""The ISA engine's timing switch: while on, every launch is timed on a simulated
 MI300X instead of run in full (isa_engine/core/timing.cpp; outputs stay incomplete), and
 its timing is kept until taken. eval/predict decides the hardware and reads the timings."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What issue 2 asks to measure on a lent GPU: the reference submission through `ranked`,
+# What to measure on a lent GPU: the reference submission through `ranked`,
 # and the harness floor (a no-op submission) with the leaderboard method. Writes logs and
 # CSVs under $OUT (device tool) or ./build/device, and prints a short table last.
 set -uo pipefail

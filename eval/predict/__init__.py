@@ -1,4 +1,4 @@
-"""Predicted MI300X time of a submission's call, from the ISA engine's timing model (issue 11).
+"""Predicted MI300X time of a submission's call, from the ISA engine's timing model.
 
 The ISA engine times every kernel launch of the call on a simulated MI300X
 (isa_engine/core/timing.cpp: the busiest CU in cycle detail, the rest of the grid as

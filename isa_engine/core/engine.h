@@ -92,7 +92,7 @@ void reset_stats();
 void set_threads(int threads);
 
 
-// ---- timing (issue 11): a cycle-approximate MI300X model of each launch ----------------------
+// ---- timing: a cycle-approximate MI300X model of each launch --------------------------------
 // With a Hardware set, every launch is timed instead of run in full: the workgroups the
 // dispatcher gives the busiest CU execute, instruction by instruction, under a per-CU cycle
 // model (4 SIMDs with their issue rules and pipes, LDS with bank conflicts, the CU's vector

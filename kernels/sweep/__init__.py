@@ -1,4 +1,4 @@
-"""Our own configuration sweep (issue 17): the instances of kernels/sweep/fp8_mm_sweep.hip, as
+"""Our own configuration sweep: the instances of kernels/sweep/fp8_mm_sweep.hip, as
 canonical names, and one submission-style module that builds any list of them at once.
 
     python -m kernels.sweep --list                         # the configurations
@@ -132,7 +132,7 @@ def hip_source(configs: list[SweepConfig]) -> str:
 
 def submission(configs: list[SweepConfig]) -> str:
     """A submission-style module building every configuration in one load_inline call."""
-    return pack.generated_file("python -m kernels.sweep", "kernels/sweep/ (issue 17's configuration sweep)",
+    return pack.generated_file("python -m kernels.sweep", "kernels/sweep/ (our configuration sweep)",
                                "fp8_mm_sweep", hip_source(configs), _TAIL.format(names=tuple(cfg.name for cfg in configs)))
 
 
