@@ -182,6 +182,7 @@ class Worker:
         child_end.close()
         self.conn = Connection(parent_end.detach())
         self.printed = 0
+        self.ending = False  # set when the parent stops the worker: what it prints then is not shown
         self.pumps = [threading.Thread(target=self._pump, args=(pipe,), daemon=True)
                       for pipe in (self.proc.stdout, self.proc.stderr)]
         for pump in self.pumps:
@@ -192,7 +193,7 @@ class Worker:
         """Pass what the worker prints on to this process's stderr, up to OUTPUT_CAP bytes."""
         for chunk in iter(lambda: pipe.read1(65536), b""):
             self.printed += len(chunk)
-            if self.printed <= OUTPUT_CAP:
+            if self.printed <= OUTPUT_CAP and not self.ending:
                 sys.stderr.write(chunk.decode(errors="replace"))
                 sys.stderr.flush()
 
@@ -210,9 +211,10 @@ class Worker:
                     f"inside a compiled extension or kernel; the cases it had not finished fail")
         return f"the {stage} worker process exited unexpectedly with status {code}"
 
-    def end(self) -> None:
+    def end(self, quiet: bool = False) -> None:
         """Kill the worker and, with the sandbox, everything it started; without one, its
         process group."""
+        self.ending = quiet
         if self.proc.poll() is None:
             self.proc.kill()
         if not self.box.available:
@@ -262,34 +264,43 @@ def build(job: dict, device: DeviceInfo, limit_s: float, box: sandbox.Sandbox, l
 
 
 def listen(worker: Worker, listener: Listener, limit_s: float, max_bytes: int, label: str) -> str:
-    """Take the worker's messages until it is done; returns why the stage failed, or ''."""
+    """Take the worker's messages until it is done; returns why the stage failed, or ''. A
+    worker the harness stops is stopped quietly (what it prints as it dies is not shown); one
+    that died on its own keeps its last words."""
+    failure = None
+    try:
+        failure = _listen(worker, listener, limit_s, max_bytes, label)
+        return failure
+    finally:
+        died = failure is not None and failure.startswith(f"the {listener.stage} worker process")
+        worker.end(quiet=bool(failure) and not died)
+
+
+def _listen(worker: Worker, listener: Listener, limit_s: float, max_bytes: int, label: str) -> str:
     stage = listener.stage
     deadline = time.monotonic() + limit_s
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was killed "
-                        f"(the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
-            if worker.over_output_cap:
-                return f"the {stage} worker printed more than {OUTPUT_CAP // 2 ** 20} MiB and was stopped"
-            if not worker.conn.poll(min(left, 0.5)):
-                if worker.proc.poll() is not None and not worker.conn.poll(0):
-                    return worker.death(stage)
-                continue
-            try:
-                message = channel.receive(worker.conn, max_bytes)
-            except EOFError:
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was killed "
+                    f"(the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
+        if worker.over_output_cap:
+            return f"the {stage} worker printed more than {OUTPUT_CAP // 2 ** 20} MiB and was stopped"
+        if not worker.conn.poll(min(left, 0.5)):
+            if worker.proc.poll() is not None and not worker.conn.poll(0):
                 return worker.death(stage)
-            except (channel.ProtocolError, OSError) as exc:
-                return f"the {stage} worker sent {exc}; the harness stopped it"
-            try:
-                if handle(message, worker, listener, label):
-                    return ""
-            except channel.ProtocolError as exc:
-                return f"the {stage} worker sent {exc}; the harness stopped it"
-    finally:
-        worker.end()
+            continue
+        try:
+            message = channel.receive(worker.conn, max_bytes)
+        except EOFError:
+            return worker.death(stage)
+        except (channel.ProtocolError, OSError) as exc:
+            return f"the {stage} worker sent {exc}; the harness stopped it"
+        try:
+            if handle(message, worker, listener, label):
+                return ""
+        except channel.ProtocolError as exc:
+            return f"the {stage} worker sent {exc}; the harness stopped it"
 
 
 def handle(message: dict, worker: Worker, listener: Listener, label: str) -> bool:
