@@ -24,12 +24,16 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import site
+import sys
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TMP_BYTES = 2 * 1024 ** 3  # the private /tmp (memory-backed)
+TMP = Path("/tmp")
+PYTHON_FOLDERS = tuple(Path(p).resolve() for p in {sys.prefix, sys.base_prefix, *site.getsitepackages()})
 # The caches a build writes: the engines' and the toolchain's build folder in the checkout
 # (ignored by git), torch's extension folder (a GPU build), the gfx942 bitcode cache.
 BUILD_ROOT = REPO / "build"
@@ -53,8 +57,11 @@ class Sandbox:
                "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
                "--unshare-pid", "--unshare-net", "--unshare-uts",
                "--die-with-parent", "--new-session", "--chdir", str(REPO)]
-        for folder in visible:
-            box += ["--ro-bind", str(folder), str(folder)]
+        # NOTE: the private /tmp hides whatever lay under /tmp: the checkout, the Python
+        # installation and the submission's folder are bound again (read-only) where they were.
+        for folder in dict.fromkeys([REPO, *PYTHON_FOLDERS, *visible]):
+            if folder.is_relative_to(TMP):
+                box += ["--ro-bind", str(folder), str(folder)]
         for folder in writable:
             folder.mkdir(parents=True, exist_ok=True)
             box += ["--bind", str(folder), str(folder)]
