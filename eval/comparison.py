@@ -153,12 +153,14 @@ def _num(value, fmt: str, suffix: str = "") -> str:
     return "-" if pd.isna(value) else format(value, fmt) + suffix
 
 
-def _cell_text(table: pd.DataFrame, shape: tuple, submission: str) -> str:
+def _cell_text(table: pd.DataFrame, shape: tuple, submission: str, checked: bool) -> str:
+    """A submission's cell; `checked`: whether the group's rows checked outputs ("-" in the pass
+    column of a predicted time, which checks none)."""
     passed = table["passed"].at[shape, submission]
     if pd.isna(passed):
         return f"{'-':>10} {'n/a':<4} {'-':>7} {'-':>6}"
     return (f"{_num(table['mean_us'].at[shape, submission], '.2f'):>10} "
-            f"{'ok' if passed else 'FAIL':<4} "
+            f"{('ok' if checked else '-') if passed else 'FAIL':<4} "
             f"{_num(table['speedup'].at[shape, submission], '.2f', 'x'):>7} "
             f"{_num(table['xsol'].at[shape, submission], '.1f'):>6}")
 
@@ -178,7 +180,7 @@ def group_table(group: Group, table: pd.DataFrame) -> str:
              f"{'':17} | {names}",
              f"{_SHAPE_HEAD} | " + " | ".join(_SUB_HEAD for _ in submissions)]
     for shape in table.index:
-        cells = " | ".join(_cell_text(table, shape, sub) for sub in submissions)
+        cells = " | ".join(_cell_text(table, shape, sub, not group.predicted) for sub in submissions)
         lines.append(f"{shape[0]:>5} {shape[1]:>5} {shape[2]:>5} | {cells}")
     if is_timed(table):
         summary = geomeans(table)

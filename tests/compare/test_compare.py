@@ -139,3 +139,9 @@ def test_a_predicted_comparison_says_how_often_such_a_gap_held_on_the_mi300x():
     note = next(line for line in text.splitlines() if line.startswith("  fast 2.00x vs slow, predicted:"))
     assert "predicted 50% or more apart over their geomean" in note and "calibration.yaml" in note
     assert "predicted:" not in side_by_side(two_submissions())  # measured times need no such note
+
+
+def test_a_predicted_time_is_never_marked_ok_nor_as_a_cpu_run():
+    predicted = side_by_side([{**r, "method": "predicted", "engine": "isa", "device": "cpu"} for r in two_submissions()])
+    assert " ok " not in predicted and "say nothing about a GPU" not in predicted
+    assert " ok " in side_by_side(two_submissions())  # a checked, measured row is
