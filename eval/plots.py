@@ -1,8 +1,11 @@
 """Charts of a report frame: one PNG per group (mode, method, device, engine).
 
 A figure has two panels, mean time and mean / speed of light, with one bar per submission
-at every shape and at the geomean. Everything drawn comes from the frame (through
-eval.comparison), the schema's units and the contract; nothing is hard-coded here.
+at every shape and at the geomean, on linear axes from zero (a 1.2x gap looks like one), each
+bar of a later submission labelled with its speedup over the first; the title carries the
+geomean speedups (and, for predicted times, how often such a gap held on measured MI300X
+times). Everything drawn comes from the frame (through eval.comparison), the schema's units
+and the contract; nothing is hard-coded here.
 """
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ import pandas as pd
 # A bare Figure, not pyplot: needs no display here, and leaves a notebook's backend alone.
 from matplotlib.figure import Figure
 
-from eval.comparison import Group, common_shapes, covers_benchmarks, geomeans, groups, is_timed, pivot
+from eval.comparison import (Group, common_shapes, covers_benchmarks, geomeans, groups, is_timed, pivot,
+                             speedup_notes)
 from eval.report import SCHEMA
 from reference.contract import load
 
@@ -40,6 +44,13 @@ def _mark_failures(ax, table: pd.DataFrame) -> None:
                 bar.set_edgecolor(FAIL_EDGE)
 
 
+def _label_speedups(ax, speedups: pd.DataFrame) -> None:
+    """Each bar of a submission after the first, labelled with its speedup over the first."""
+    for container, submission in list(zip(ax.containers, speedups.columns))[1:]:
+        ax.bar_label(container, labels=["" if pd.isna(v) else f"{v:.2f}x" for v in speedups[submission]],
+                     fontsize=7, padding=2)
+
+
 def figure(group: Group, table: pd.DataFrame):
     """The chart of one group's pivot table (eval.comparison.pivot)."""
     shapes, submissions = len(table), table["mean_us"].shape[1]
@@ -49,11 +60,14 @@ def figure(group: Group, table: pd.DataFrame):
     kind = "predicted" if group.predicted else "mean"
     legend = ("hatched: failed the check; no bar: not run or untimed; "
               "geomean over the shapes every submission passed")
-    fig.suptitle("\n".join(textwrap.wrap(group.title, int(width * 12))
-                           + textwrap.wrap(legend, int(width * 12))), fontsize=10)
-    _panel_data(table, "mean_us").plot.bar(ax=time_ax, logy=True, width=0.8)
+    title = [group.title, *speedup_notes(group, table), legend]
+    fig.suptitle("\n".join(line for text in title for line in textwrap.wrap(text, int(width * 12))), fontsize=10)
+    _panel_data(table, "mean_us").plot.bar(ax=time_ax, width=0.8)
+    time_ax.set_ylim(bottom=0)
     time_ax.set_ylabel(f"{kind} time ({SCHEMA['mean_us'].unit}), lower is better")
-    _panel_data(table, "xsol").plot.bar(ax=sol_ax, logy=True, width=0.8, legend=False, rot=30)
+    _label_speedups(time_ax, _panel_data(table, "speedup"))
+    _panel_data(table, "xsol").plot.bar(ax=sol_ax, width=0.8, legend=False, rot=30)
+    sol_ax.set_ylim(bottom=0)
     sol_ax.set_ylabel(f"{kind} / MI300X speed of light")
     sol_ax.axhline(1.0, color="black", linewidth=0.8, linestyle=":")
     for ax in (time_ax, sol_ax):

@@ -145,3 +145,14 @@ def test_a_predicted_time_is_never_marked_ok_nor_as_a_cpu_run():
     predicted = side_by_side([{**r, "method": "predicted", "engine": "isa", "device": "cpu"} for r in two_submissions()])
     assert " ok " not in predicted and "say nothing about a GPU" not in predicted
     assert " ok " in side_by_side(two_submissions())  # a checked, measured row is
+
+
+def test_a_chart_reads_gaps_as_they_are_and_names_the_speedups():
+    from eval.plots import figure
+
+    group, table = groups(frame_from_rows(two_submissions()))[0]
+    fig = figure(group, pivot(table))
+    time_ax = fig.axes[0]
+    assert time_ax.get_yscale() == "linear" and time_ax.get_ylim()[0] == 0
+    assert "fast 2.00x vs slow" in fig._suptitle.get_text()
+    assert "2.00x" in [text.get_text() for text in time_ax.texts]
