@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ from toolchain import REPO_ROOT, diagnostics
 from toolchain.headers import STANDIN_DIR
 from toolchain.hipcc import device_compile_command
 from toolchain.source import SourceError, TranslationUnit, carries_hip, translation_units
+
+FAILURE_LOGS = REPO_ROOT / "eval" / "reports" / "failures"
 from toolchain.symbols import demangle, short_name
 
 __all__ = ["CompileError", "KernelReport", "SourceError", "carries_hip", "compile_to_asm", "default_files", "report",
@@ -112,9 +115,27 @@ def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[st
         if result.returncode != 0:
             hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
             first = diagnostics.first_error(result.stderr)
-            message = f"{path}: gfx942 compile failed{hipified}\n" + (f"{first}\n\n" if first else "") + result.stderr
-            raise CompileError(message + _standin_hint(result.stderr))
+            if first:  # the first error at the user's line, its notes; the whole output in a log of its own
+                log = diagnostics.write_log(FAILURE_LOGS / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.log", result.stderr)
+                detail = "\n".join([first, *_first_notes(result.stderr), f"full compiler output: {log}"])
+            else:
+                detail = result.stderr.strip()
+            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{detail}" + _standin_hint(result.stderr))
         return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
+
+
+def _first_notes(stderr: str, most: int = 3) -> list[str]:
+    """The notes clang attaches to its first error (each with its source line), at most `most`."""
+    lines = stderr.splitlines()
+    start = next((i for i, line in enumerate(lines) if ": error: " in line), len(lines))
+    notes = []
+    for i in range(start + 1, len(lines)):
+        if ": error: " in lines[i] or len(notes) == most:
+            break
+        if ": note: " in lines[i]:
+            notes.append(" ".join(lines[i].split()) + (f"  | {lines[i + 1].split('|', 1)[-1].strip()}"
+                                                      if i + 1 < len(lines) and "|" in lines[i + 1] else ""))
+    return notes
 
 
 def _standin_hint(stderr: str) -> str:

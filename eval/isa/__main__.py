@@ -24,11 +24,16 @@ DEFAULT_CSV = REPO_ROOT / "eval" / "reports" / "isa_gfx942.csv"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m eval.isa", description=__doc__.splitlines()[2])
+    parser = argparse.ArgumentParser(prog="python -m eval.isa", description="\n".join(__doc__.splitlines()[2:]),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help=f"default {DEFAULT_CSV.relative_to(REPO_ROOT)}")
     parser.add_argument("--keep-asm", type=Path, metavar="DIR", help="keep each file's .s here")
     args = parser.parse_args(argv)
+    missing = [str(path) for path in args.files if not path.is_file()]
+    if missing:
+        print(f"error: no such file: {', '.join(missing)} (nothing compiled, {args.csv} left as it was)", file=sys.stderr)
+        return 2
     files = args.files or default_files()
     if not files:
         print("no kernels/*.hip or submission.py to report on", file=sys.stderr)

@@ -54,3 +54,23 @@ def test_wrapper_prepends_only_what_load_inline_does():
     directives = [line for line in unit.text.splitlines() if line.startswith("#include") and "amd_detail" not in line]
     # hipify turns <cuda.h> and <cuda_runtime.h> into <hip/hip_runtime.h>
     assert directives == ["#include <torch/types.h>", "#include <hip/hip_runtime.h>", "#include <hip/hip_runtime.h>"]
+
+
+def test_the_cli_names_a_missing_file_and_leaves_the_csv_alone(tmp_path, capsys):
+    from eval.isa.__main__ import main
+
+    csv = tmp_path / "isa.csv"
+    csv.write_text("kept\n")
+    assert main([str(tmp_path / "missing.hip"), "--csv", str(csv)]) == 2
+    assert "no such file" in capsys.readouterr().err and csv.read_text() == "kept\n"
+
+
+def test_the_cli_prints_a_compile_error_once_and_its_help_whole(tmp_path, capsys):
+    from eval.isa.__main__ import main
+
+    (tmp_path / "bad.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[0] = nowhere; }\n")
+    assert main([str(tmp_path / "bad.hip"), "--csv", str(tmp_path / "isa.csv")]) == 1
+    assert capsys.readouterr().err.count("use of undeclared identifier 'nowhere'") == 1
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "Exit status 1 if any file failed to compile." in capsys.readouterr().out
