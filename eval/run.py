@@ -101,7 +101,7 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                         "hipcc) from `python -m isa_engine.device_code export`, DIR/<module>.co, instead of "
                         "compiling the device code with clang-19 (isa_engine/device_code.py)")
     p.add_argument("--csv", metavar="PATH",
-                   help="where to write the report (default: eval/reports/run-<time>.csv)")
+                   help="where to write the report (default: eval/reports/run-<time>-<mode>-<first file>[-and-<n>-more].csv)")
     p.add_argument("--popcorn", action="store_true",
                    help="also print the official evaluator's key: value lines for each stage")
     p.add_argument("--stage-limit", type=float, metavar="SECONDS",
@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             own = run.stages(secret_plan, secret, secret=True)
             print_secret_run(path, device.name, secret, args.secret_seed is None, own)
             secret_rows += own
-    csv_path = Path(args.csv) if args.csv else report.REPORTS_DIR / f"run-{datetime.now():%Y%m%d-%H%M%S}.csv"
+    csv_path = Path(args.csv) if args.csv else default_report(submissions, mode)
     every = rows + secret_rows
     report.write_rows(csv_path, [{k: v for k, v in r.items() if k != "message"} for r in every])
     print_verdicts(rows, submissions, secret_rows, device.name, refused)
@@ -302,6 +302,12 @@ def run_preflight(submissions: list[Path], mode: str, popcorn: bool) -> int:
             print(f"  {refusal.popcorn()}")
         accepted &= refusal is None
     return 0 if accepted else 1
+
+
+def default_report(submissions: list[Path], mode: str) -> Path:
+    """eval/reports/run-<time>-<mode>-<first file's stem>[-and-<n>-more].csv."""
+    more = f"-and-{len(submissions) - 1}-more" if len(submissions) > 1 else ""
+    return report.REPORTS_DIR / f"run-{datetime.now():%Y%m%d-%H%M%S}-{mode}-{submissions[0].stem}{more}.csv"
 
 
 def builds_extensions(path: Path) -> bool:

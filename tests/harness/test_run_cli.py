@@ -207,3 +207,11 @@ def test_without_a_sandbox_the_run_says_so_once_and_records_it(run_leaderboard, 
     status, rows, _, err = run_leaderboard("test", "--submission", REFERENCE, "--shapes", "0", "1")
     assert status == 0 and [row["sandbox"] for row in rows] == ["none: no user namespaces here"] * 2
     assert err.count("the stages run without a sandbox") == 1
+
+
+def test_a_default_report_is_named_by_its_mode_and_submissions():
+    from eval.run import default_report
+
+    one = default_report([Path("mine.py")], "test").name
+    assert one.startswith("run-") and one.endswith("-test-mine.csv")
+    assert default_report([Path("a.py"), Path("b.py"), Path("c.py")], "ranked").name.endswith("-ranked-a-and-2-more.csv")
