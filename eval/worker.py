@@ -73,10 +73,14 @@ def main(fd: int) -> None:
     conn.send({"kind": "done"})
 
 
+# Failures whose message already says what happened: reported as they are.
+_OWN_MESSAGES = (SubmissionError, integrity.TamperError, timing.NotPlainTensor)
+
+
 def _describe(exc: BaseException) -> str:
     """The exception, at the submission's own innermost frame (the project's packages and torch
     are skipped: a build error points at the load_inline call), its lines kept."""
-    if isinstance(exc, (SubmissionError, integrity.TamperError, timing.NotPlainTensor)):
+    if isinstance(exc, _OWN_MESSAGES):
         return str(exc)
     where = ""
     if isinstance(exc, SyntaxError) and exc.filename:  # the error's own place, not the importer's
@@ -249,11 +253,11 @@ class Stage:
         buffer.copy_(tensor.detach().as_subclass(torch.Tensor))
         return dict(channel.pack_tensor(buffer), strides=tuple(tensor.stride()))
 
-    def guarded(self, slot: int, case: Case, body) -> bool:
+    def guarded(self, slot: int, body) -> bool:
         """Run body(); a raising submission fails this case only. Returns success."""
         try:
             return body()
-        except (SubmissionError, integrity.TamperError, timing.NotPlainTensor) as exc:
+        except _OWN_MESSAGES as exc:
             self.report(slot, False, str(exc))
         except Exception as exc:
             self.report(slot, False, f"custom_kernel raised {_describe(exc)}")
@@ -282,7 +286,7 @@ class Stage:
                 ok, message = self.judged(slot, output, given)
                 self.report(slot, ok, message)
                 return ok
-            self.guarded(slot, case, body)
+            self.guarded(slot, body)
 
     def run_timed(self) -> None:
         mode = self.job["mode"]
@@ -306,7 +310,7 @@ class Stage:
                                                         method)
                 self.report(slot, ok, message, durations if ok else ())
                 return ok
-            if self.guarded(slot, case, body) is False and settings["recheck"]:
+            if not self.guarded(slot, body) and settings["recheck"]:
                 return self.fail_remaining("not run: the leaderboard run stops at the first failure")
 
     def time_case(self, slot: int, case: Case, budget_s: float, recheck: bool, method):
@@ -375,7 +379,7 @@ class Stage:
                 self.report(slot, True, "predicted MI300X time; outputs not checked (the test mode checks)",
                             [prediction.call_us * 1e3])
                 return True
-            self.guarded(slot, case, body)
+            self.guarded(slot, body)
 
     def run_profile(self) -> None:
         if self.job["method"] == timing.PREDICTED:
@@ -398,7 +402,7 @@ class Stage:
                 self.send("text", text=f"profile of {case.spec}\n{table}")
                 self.report(slot, ok, message)
                 return ok
-            self.guarded(slot, case, body)
+            self.guarded(slot, body)
 
     def run_predicted_profile(self) -> None:
         from eval.predict.profile import format_profile
@@ -410,7 +414,7 @@ class Stage:
                 self.send("text", text=format_profile(self.predict_case(case), case.spec))
                 self.report(slot, True, "predicted profile; outputs not checked (the test mode checks)")
                 return True
-            self.guarded(slot, case, body)
+            self.guarded(slot, body)
 
 
 def _private_extension_cache() -> None:
