@@ -108,6 +108,7 @@ class Listener:
     checker: Checker
     rule: timing.StopRule | None
     rows: dict[int, dict] = field(default_factory=dict)
+    stats: dict[int, timing.Stats] = field(default_factory=dict)  # of the timed rows
     texts: list[str] = field(default_factory=list)
     failed: str = ""  # the build pass's import failure
     last_row_at: float = field(default_factory=time.monotonic)
@@ -134,7 +135,7 @@ class Listener:
         row = dict(case_row(index, case, self.job, passed, "" if passed or not lines else lines[0]),
                    message=text, max_error=max_error)
         if passed and self.rule is not None:
-            s = timing.stats(durations)
+            s = self.stats[slot] = timing.stats(durations)
             row.update(runs=s.runs, mean_us=s.mean / 1e3, std_us=s.std / 1e3, err_us=s.err / 1e3,
                        best_us=s.best / 1e3, worst_us=s.worst / 1e3,
                        tflops=2 * case.m * case.n * case.k / s.mean / 1e3)
@@ -157,10 +158,10 @@ class Listener:
             message = row["message"].replace("\n", "\\n")
             if not row["passed"]:
                 lines += [f"{key}.status: fail", f"{key}.error: {message}"]
-            elif row.get("runs") is None:
+            elif slot not in self.stats:
                 lines += [f"{key}.status: pass", f"{key}.message: {message}"]
             else:
-                lines += [f"{key}.{name}: {row[f'{name}_us'] * 1e3}" if name != "runs" else f"{key}.runs: {row['runs']}"
+                lines += [f"{key}.{name}: {getattr(self.stats[slot], name)}"
                           for name in ("runs", "mean", "std", "err", "best", "worst")]
         passed = all(self.rows[slot]["passed"] for slot in range(len(self.cases)))
         return lines + [f"check: {'pass' if passed else 'fail'}"]

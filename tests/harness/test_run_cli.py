@@ -215,3 +215,11 @@ def test_a_default_report_is_named_by_its_mode_and_submissions():
     one = default_report([Path("mine.py")], "test").name
     assert one.startswith("run-") and one.endswith("-test-mine.csv")
     assert default_report([Path("a.py"), Path("b.py"), Path("c.py")], "ranked").name.endswith("-ranked-a-and-2-more.csv")
+
+
+def test_popcorn_lines_of_a_timed_case_give_its_statistics_in_ns(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("benchmark", "--submission", REFERENCE, "--shapes", "64,64,128", "--popcorn")
+    values = dict(line.split(": ", 1) for line in out.splitlines() if line.startswith("benchmark.0."))
+    assert status == 0 and int(values["benchmark.0.runs"]) == rows[0]["runs"]
+    assert float(values["benchmark.0.mean"]) == pytest.approx(rows[0]["mean_us"] * 1e3)
+    assert {"benchmark.0.std", "benchmark.0.err", "benchmark.0.best", "benchmark.0.worst"} <= set(values)
