@@ -24,6 +24,7 @@ from emulator.errors import EmulatorBuildError
 from toolchain import diagnostics, headers
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
+from toolchain.lock import exclusive
 from toolchain.pch import compile_with, precompiled
 from emulator.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
 
@@ -212,10 +213,15 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
             # NOTE: torch's own load, bound when the emulator was imported: the harness's worker
             # replaces cpp_extension.load with the engine's drop-in for the submission. Never
             # verbose: torch then prints the compiler's output instead of raising it with the error.
-            return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
-                                      extra_ldflags=ldflags, extra_include_paths=includes,
-                                      build_directory=str(build_dir), verbose=False, with_cuda=False,
-                                      is_python_module=is_python_module, keep_intermediates=keep_intermediates)
+            # Builders of this folder take turns on our lock, which dies with its holder; holding
+            # it, a lock file of torch's there was left by a build that was killed, and would make
+            # torch wait for it forever.
+            with exclusive(build_dir):
+                (build_dir / "lock").unlink(missing_ok=True)
+                return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
+                                  extra_ldflags=ldflags, extra_include_paths=includes,
+                                  build_directory=str(build_dir), verbose=False, with_cuda=False,
+                                  is_python_module=is_python_module, keep_intermediates=keep_intermediates)
         try:
             return compile_with(pch, lambda pch_flags: torch_build(flags + pch_flags))
         except RuntimeError as e:

@@ -112,11 +112,19 @@ def run_command(path: Path, csv_path: Path, args) -> list[str]:
     return command
 
 
+def _die_with_parent() -> None:
+    """In the harness's process, before it starts: killed when its Ray worker goes (a stopped
+    batch leaves no run behind). Linux's PR_SET_PDEATHSIG."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
 def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
     """Run the harness on one file (a Ray task): its report rows, or why there are none."""
     started, before = time.monotonic(), os.times()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True, cwd=str(REPO))
+                               start_new_session=True, preexec_fn=_die_with_parent, cwd=str(REPO))
     try:
         output, _ = process.communicate(timeout=limit_s)
         reason = None
