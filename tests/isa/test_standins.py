@@ -2,7 +2,8 @@
 
 The rocWMMA stand-in must put every fragment element where the MFMA instruction reads or writes
 it (checked against the AMD Matrix Instruction Calculator's tables in tests/data/spec/mfma) and
-compile to those instructions for gfx942; the empty stand-ins compile when only included and
+compile to those instructions for gfx942, its fragments' registers reaching them without byte
+packing; the empty stand-ins compile when only included and
 stop the compile with a message naming the stand-in once a name from them is used."""
 
 import csv
@@ -85,6 +86,17 @@ def test_rocwmma_gemm_compiles_to_mfma_for_gfx942():
     assert kernels["wmma_bf16_kernel<32, 8>"].widths("mfma_") == {"mfma_f32_32x32x8_bf16": 1}
     assert kernels["wmma_bf16_kernel<16, 16>"].widths("mfma_") == {"mfma_f32_16x16x16_bf16": 1}
     assert all(kernel.standins == "rocwmma" and not kernel.spills for kernel in kernels.values())
+
+
+def test_rocwmma_fragments_reach_the_mfma_without_packing_bytes():
+    """A fragment's registers are a native vector, as rocWMMA's: filled by load_matrix_sync or by
+    copying a lane's bytes into frag.x, they go to the MFMA as they are (the byte-by-byte
+    packing an element array led clang-19 to doubled the rank-5 submission's VALU work)."""
+    kernels = {kernel.name: kernel for kernel in report(DATA / "rocwmma_packing.hip")}
+    for name, mfmas in (("loaded_fragments", 1), ("copied_fragments", 8)):
+        mix = kernels[name].loop_mix
+        assert mix["mfma_f32_16x16x32_fp8_fp8"] == mfmas
+        assert mix["valu"] <= mfmas, f"{name}: {mix['valu']} VALU instructions beside {mfmas} MFMAs in its loop"
 
 
 _INCLUDES = """#include <hip/hip_runtime.h>

@@ -105,7 +105,14 @@ class fragment {
     __host__ __device__ static constexpr uint32_t blockDim() { return __is_same(MatrixT, matrix_b) ? BlockN : BlockM; }
     __host__ __device__ static constexpr uint32_t kDim() { return __is_same(MatrixT, accumulator) ? BlockN : BlockK; }
 
-    DataT x[num_elements];
+    // The packed registers the MFMA instruction reads (a native vector, as rocWMMA's StorageT)
+    // and the elements are one storage: loads fill the registers a dword at a time and mma_sync
+    // hands them to the instruction, so no per-element packing reaches the machine code.
+    typedef uint32_t Registers __attribute__((ext_vector_type((sizeof(DataT) * num_elements + 3) / 4)));
+    union {
+        Registers registers;
+        DataT x[num_elements];
+    };
 };
 
 namespace detail {
@@ -151,10 +158,26 @@ __device__ inline void load_matrix_sync(fragment<MatrixT, M, N, K, DataT, Layout
                                         uint32_t ldm) {
     static_assert(!__is_same(Layout, void), "rocwmma stand-in: an accumulator load needs a layout_t argument");
     const uint32_t l = detail::lane();
-    for (uint32_t i = 0; i < frag.num_elements; ++i) {
-        uint32_t row, col;
-        detail::coordinate<MatrixT, M, N, K, DataT>(l, i, row, col);
-        frag.x[i] = data[detail::offset<Layout>(row, col, ldm)];
+    // A multiplicand whose layout runs along K holds each MFMA step's elements contiguously in
+    // memory: they are loaded as dwords (their address must be 4-byte aligned), as rocWMMA loads
+    // vectors. Any other layout is gathered element by element.
+    constexpr bool along_k = (__is_same(MatrixT, matrix_a) && __is_same(Layout, row_major)) ||
+                             (__is_same(MatrixT, matrix_b) && __is_same(Layout, col_major));
+    if constexpr (along_k && detail::Instruction<DataT, M>::supported &&
+                  detail::Instruction<DataT, M>::kPack * sizeof(DataT) % 4 == 0) {
+        constexpr uint32_t run = detail::Instruction<DataT, M>::kPack, words = run * sizeof(DataT) / 4;
+        for (uint32_t i = 0; i < frag.num_elements; i += run) {
+            uint32_t row, col;
+            detail::coordinate<MatrixT, M, N, K, DataT>(l, i, row, col);
+            const auto* from = reinterpret_cast<const uint32_t*>(data + detail::offset<Layout>(row, col, ldm));
+            for (uint32_t w = 0; w < words; ++w) frag.registers[i * sizeof(DataT) / 4 + w] = from[w];
+        }
+    } else {
+        for (uint32_t i = 0; i < frag.num_elements; ++i) {
+            uint32_t row, col;
+            detail::coordinate<MatrixT, M, N, K, DataT>(l, i, row, col);
+            frag.x[i] = data[detail::offset<Layout>(row, col, ldm)];
+        }
     }
 }
 
@@ -202,24 +225,18 @@ template <> struct AccumulatorOf<16> { using type = f32x4; };
 template <uint32_t M>
 using Accumulator = typename AccumulatorOf<M>::type;
 
+// One MFMA step on each lane's two registers of A (a0, a1) and of B (b0, b1): 8 fp8 codes or 4
+// bf16 values, element 0 in the low bits of the first register.
 template <uint32_t M, typename T>
-__device__ inline Accumulator<M> mfma_step(const T* a, const T* b, Accumulator<M> c) {
+__device__ inline Accumulator<M> mfma_step(uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1, Accumulator<M> c) {
+    const uint64_t pa = uint64_t(a0) | uint64_t(a1) << 32, pb = uint64_t(b0) | uint64_t(b1) << 32;
     if constexpr (is_fp8<T>::value) {
-        long pa = 0, pb = 0;  // 8 fp8 codes, element 0 in the low byte
-        for (int j = 0; j < 8; ++j) {
-            pa |= long(__builtin_bit_cast(unsigned char, a[j])) << (8 * j);
-            pb |= long(__builtin_bit_cast(unsigned char, b[j])) << (8 * j);
-        }
-        if constexpr (M == 16) return __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(pa, pb, c, 0, 0, 0);
-        else return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(pa, pb, c, 0, 0, 0);
+        if constexpr (M == 16) return __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(long(pa), long(pb), c, 0, 0, 0);
+        else return __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(long(pa), long(pb), c, 0, 0, 0);
     } else {
-        i16x4 pa, pb;  // 4 bf16 values, element 0 in the low half of the first register
-        for (int j = 0; j < 4; ++j) {
-            pa[j] = __builtin_bit_cast(short, a[j]);
-            pb[j] = __builtin_bit_cast(short, b[j]);
-        }
-        if constexpr (M == 16) return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(pa, pb, c, 0, 0, 0);
-        else return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(pa, pb, c, 0, 0, 0);
+        const i16x4 va = __builtin_bit_cast(i16x4, pa), vb = __builtin_bit_cast(i16x4, pb);
+        if constexpr (M == 16) return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
+        else return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(va, vb, c, 0, 0, 0);
     }
 }
 
@@ -237,7 +254,8 @@ __device__ inline void mma_sync(fragment<accumulator, M, N, K, float, LayoutD>& 
     detail::Accumulator<M> acc;
     for (uint32_t i = 0; i < d.num_elements; ++i) acc[i] = c.x[i];
     for (uint32_t s = 0; s < K / I::kStep; ++s)
-        acc = detail::mfma_step<M>(a.x + s * I::kPack, b.x + s * I::kPack, acc);
+        acc = detail::mfma_step<M, InputT>(a.registers[2 * s], a.registers[2 * s + 1], b.registers[2 * s],
+                                           b.registers[2 * s + 1], acc);
     for (uint32_t i = 0; i < d.num_elements; ++i) d.x[i] = acc[i];
 }
 
