@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "build" / "batch"  # each distinct source's file and its run's report, by hash
 MODES = ("test", "benchmark", "leaderboard", "ranked")
 CPU_LIMIT_S = 3600.0  # a submission's whole run on the CPU engines (eval/run.py's stage limit)
-EXTRA = ("submission_id", "source_hash", "input", "measured_score_us", "predicted_score_us", "wall_s", "cpu_s")
+EXTRA = ("submission_id", "source_hash", "input", "measured_score_us", "predicted_score_us", "wall_s")
 BATCH_COLUMNS = EXTRA + report.COLUMNS
 
 
@@ -122,7 +122,7 @@ def _die_with_parent() -> None:
 
 def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
     """Run the harness on one file (a Ray task): its report rows, or why there are none."""
-    started, before = time.monotonic(), os.times()
+    started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True, preexec_fn=_die_with_parent, cwd=str(REPO))
     try:
@@ -132,9 +132,9 @@ def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
         os.killpg(process.pid, signal.SIGKILL)
         output, _ = process.communicate()
         reason = f"no verdict within {limit_s:.0f} s: the run was stopped"
-    after = os.times()
-    spent = {"wall_s": time.monotonic() - started,
-             "cpu_s": (after.children_user - before.children_user) + (after.children_system - before.children_system)}
+    # Wall time only: the sandboxed stages' processes are not reaped by this one, so its
+    # children's CPU time would leave theirs out.
+    spent = {"wall_s": time.monotonic() - started}
     if reason is None and Path(csv_path).is_file():
         return {"rows": report.read_frame(csv_path).astype(object).where(lambda f: f.notna(), None).to_dict("records"),
                 **spent}
@@ -167,7 +167,7 @@ def predicted_score(rows: list[dict]) -> float | None:
 
 def rows_of(item: Item, result: dict, args, input_name: str) -> list[dict]:
     base = {"submission_id": item.submission_id, "source_hash": item.source_hash, "input": input_name,
-            "measured_score_us": item.measured_score_us, "wall_s": result.get("wall_s"), "cpu_s": result.get("cpu_s")}
+            "measured_score_us": item.measured_score_us, "wall_s": result.get("wall_s")}
     if "failure" in result:
         return [{**base, **failed_row(item, args, result["failure"])}]
     score = predicted_score(result["rows"])
