@@ -94,6 +94,11 @@ def gather(path: Path, leaderboard_id: int | None) -> tuple[list[Item], int]:
     return items, 0
 
 
+def records(frame: pd.DataFrame) -> list[dict]:
+    """A table's rows as dicts, missing cells None."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
 def safe_name(name: str) -> str:
     """A file name the harness can import: the stem's letters, digits and underscores, .py."""
     stem = re.sub(r"\W", "_", Path(name).stem) or "submission"
@@ -136,8 +141,7 @@ def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
     # children's CPU time would leave theirs out.
     spent = {"wall_s": time.monotonic() - started}
     if reason is None and Path(csv_path).is_file():
-        return {"rows": report.read_frame(csv_path).astype(object).where(lambda f: f.notna(), None).to_dict("records"),
-                **spent}
+        return {"rows": records(report.read_frame(csv_path)), **spent}
     tail = " | ".join(line for line in (output or "").splitlines()[-3:] if line.strip())
     if reason is None:
         reason = f"the harness ended with status {process.returncode} and no report" + (f": {tail}" if tail else "")
@@ -146,8 +150,8 @@ def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
 
 def failed_row(item: Item, args, reason: str) -> dict:
     """The row of a submission whose run gave no report (crashed, hung, killed)."""
-    return {"submission": Path(safe_name(item.file_name)).stem, "mode": "test" if args.mode == "test" else args.mode,
-            "passed": False, "error": reason[:2000]}
+    return {"submission": Path(safe_name(item.file_name)).stem, "mode": args.mode, "passed": False,
+            "error": reason[:2000]}
 
 
 def predicted_score(rows: list[dict]) -> float | None:
@@ -162,7 +166,7 @@ def predicted_score(rows: list[dict]) -> float | None:
     means = {(r["m"], r["n"], r["k"]): r.get("mean_us") for r in stage if r.get("passed")}
     if set(means) != shapes or any(v is None or not v > 0 for v in means.values()):
         return None
-    return dataset.geometric_mean([float(v) for v in means.values()])
+    return contract.geometric_mean([float(v) for v in means.values()])
 
 
 def rows_of(item: Item, result: dict, args, input_name: str) -> list[dict]:
@@ -181,8 +185,7 @@ class Output:
         self.parquet, self.csv = parquet, parquet.with_suffix(".csv")
         self.rows: list[dict] = []
         if resume and self.csv.is_file():
-            self.rows = pd.read_csv(self.csv, dtype={"submission_id": str}).astype(object).where(
-                lambda f: f.notna(), None).to_dict("records")
+            self.rows = records(pd.read_csv(self.csv, dtype={"submission_id": str}))
         elif self.csv.exists() and not resume:
             self.csv.unlink()
         self.parquet.parent.mkdir(parents=True, exist_ok=True)
@@ -197,8 +200,7 @@ class Output:
 
     def finish(self) -> pd.DataFrame:
         frame = pd.DataFrame(self.rows, columns=list(BATCH_COLUMNS))
-        for column in ("passed",):
-            frame[column] = frame[column].map(lambda v: None if v is None else str(v).lower() in ("true", "1"))
+        frame["passed"] = frame["passed"].map(lambda v: None if v is None else str(v).lower() in ("true", "1"))
         frame.astype({c: "string" for c in ("submission_id", "source_hash", "submission", "error")}).to_parquet(
             self.parquet, index=False)
         return frame

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from reference import contract
+
 LEADERBOARD = "amd-fp8-mm"
 REQUIRED = ("submission_id", "code")
 COLUMNS = ("submission_id", "leaderboard_id", "user_id", "submission_time", "file_name", "code", "run_mode",
@@ -126,10 +128,6 @@ def measured_means(result) -> dict[tuple[int, int, int], float]:
     return means
 
 
-def geometric_mean(values: list[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
 def read(path: Path, given_id: int | None = None) -> Export:
     """The export's amd-fp8-mm submissions, one Entry per submission_id (in file order), their
     measured times from their leaderboard run where the export has one."""
@@ -152,7 +150,7 @@ def read(path: Path, given_id: int | None = None) -> Export:
         means = measured_means(row.get("run_result"))
         if means:
             entry.measured_us = means
-            entry.measured_score_us = geometric_mean(list(means.values()))
+            entry.measured_score_us = contract.geometric_mean(list(means.values()))
         elif isinstance(row.get("run_score"), (int, float)) and row["run_score"] > 0 and not math.isnan(row["run_score"]):
             entry.measured_score_us = float(row["run_score"]) * 1e6
     return Export(list(entries.values()), other, board)
