@@ -125,7 +125,7 @@ def _die_with_parent() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
 
 
-def judge(path: str, csv_path: str, command: list[str], limit_s: float) -> dict:
+def judge(csv_path: str, command: list[str], limit_s: float) -> dict:
     """Run the harness on one file (a Ray task): its report rows, or why there are none."""
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -230,9 +230,8 @@ def summary(frame: pd.DataFrame, skipped: int, scatter: Path) -> list[str]:
     if len(both):
         errors = (both["predicted"] / both["measured"] - 1).abs()
         rho = spearman(both["predicted"].tolist(), both["measured"].tolist())
-        lines.append(f"predicted against measured ({len(both)} sources): median |error| {100 * errors.median():.1f}%, "
-                     f"Spearman {rho:.2f}" if rho is not None else
-                     f"predicted against measured ({len(both)} sources): median |error| {100 * errors.median():.1f}%")
+        lines.append(f"predicted against measured ({len(both)} sources): median |error| {100 * errors.median():.1f}%"
+                     + (f", Spearman {rho:.2f}" if rho is not None else ""))
         draw_scatter(both, scatter)
         lines.append(f"scatter: {scatter}")
     return lines
@@ -255,7 +254,7 @@ def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m eval.batch", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="examples:\n  python -m eval.batch my_kernels/ --mode test\n"
-                                       "  python -m eval.batch submissions.parquet --method predicted --resume\n")
+                                       "  python -m eval.batch submissions.parquet --method predicted --out results.parquet --resume\n")
     p.add_argument("input", type=Path, help="a folder of .py files, a list file, or a dataset export (.parquet/.csv)")
     p.add_argument("--mode", choices=MODES, help="what eval/run.py runs on each (default: benchmark with "
                    "--method predicted, else test)")
@@ -307,8 +306,7 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text(group[0].code)
                 csv_path = folder / f"report-{args.mode}.csv"
                 csv_path.unlink(missing_ok=True)
-                refs.append(parallel.task(judge).remote(str(path), str(csv_path), run_command(path, csv_path, args),
-                                                        args.limit_s))
+                refs.append(parallel.task(judge).remote(str(csv_path), run_command(path, csv_path, args), args.limit_s))
                 order.append(group)
             bar = parallel.progress_bar(len(refs), "source", "judged")
             try:
