@@ -5,18 +5,19 @@ from __future__ import annotations
 from eval.predict import Prediction
 from eval.predict.scratch import use_once_note
 from machine import fact
+from toolchain.symbols import demangle, short_name
 
 
 def _short(symbol: str, width: int = 70) -> str:
     return symbol if len(symbol) <= width else symbol[: width - 3] + "..."
 
 
-def _kernel_lines(k: dict) -> list[str]:
+def _kernel_lines(k: dict, name: str) -> list[str]:
     cycles = max(k["cu_cycles"], 1.0)
     bound = max(("CU", k["cu_us"]), ("HBM", k["hbm_floor_us"]), ("L2", k["l2_floor_us"]), key=lambda x: x[1])[0]
     rounds = -(-k["busiest_cu_workgroups"] // max(k["workgroups_per_cu"], 1))
     lines = [
-        f"kernel {_short(k['symbol'])}",
+        f"kernel {_short(name, 90)}",
         f"  grid {k['grid']} x block {k['block']}: {k['workgroups']} workgroups of {k['waves_per_workgroup']} waves, "
         f"{k['workgroups_per_cu']} per CU; the busiest CU runs {k['busiest_cu_workgroups']} in {rounds} round(s)",
         f"  predicted {k['kernel_us']:.1f} us ({bound}-bound): busiest CU {k['cu_us']:.1f} us ({k['cu_cycles']:.0f} cycles "
@@ -50,6 +51,7 @@ def format_profile(prediction: Prediction, title: str) -> str:
             f" + {len(prediction.kernels)} kernel(s) {prediction.kernel_us:.1f} us"
             f" + fixed {len(prediction.kernels) * c['kernel_fixed_us']:.1f} us"
             + (f" + launches {(len(prediction.kernels) - 1) * c['launch_us']:.1f} us" if len(prediction.kernels) > 1 else "")]
-    for k in prediction.kernels:
-        head += _kernel_lines(k)
+    names = [short_name(name) for name in demangle([k["symbol"] for k in prediction.kernels])]
+    for k, name in zip(prediction.kernels, names):
+        head += _kernel_lines(k, name)
     return "\n".join(head)

@@ -43,6 +43,9 @@ def test_profile_names_the_hottest_instructions(run_leaderboard):
     assert status == 0, err
     assert "predicted MI300X profile" in out
     assert "hottest instructions" in out
+    # the kernel as its source names it: demangled, without the parameter list
+    kernel = re.search(r"^kernel (.*)$", out, re.M).group(1)
+    assert not kernel.startswith("_Z") and "(" not in kernel and "kernel<" in kernel, kernel
     assert "profile: 1/1 predicted, not checked" in out and "passed" not in out, out  # no output was checked
     hottest = re.findall(r"0x[0-9a-f]+ [sv]_\w+ +issued +\d+, stalled .*", out)  # address, mnemonic, cycles
     # each with the submission's source line (one symbolizer run answers all twelve addresses)
