@@ -126,15 +126,18 @@ def source_line(obj: str, offset: int) -> str | None:
 
 
 def symbolized(message: str) -> str:
-    """The emulator's "[pc object+offset]" marker replaced by "at file:line (function)"."""
+    """The emulator's "[pc object+offset]" marker replaced by "at file:line (in function)"."""
     m = PC_MARKER.search(message)
     if not m:
         return message
     found = frames(m.group(1), m.group(2))
     if not found:
         return PC_MARKER.sub("", message)
-    function, file, line = found[0]
-    return PC_MARKER.sub("", message) + f"; faulting line {Path(file).name}:{line} (in {function})"
+    from toolchain import diagnostics
+
+    # the innermost frame in the user's own source: where a header's inlined helper ran is no help
+    function, file, line = next((f for f in found if diagnostics.is_user_file(f[1])), found[0])
+    return PC_MARKER.sub(lambda _: f" at {Path(file).name}:{line} (in {function})", message, count=1)
 
 
 def observed(fn):

@@ -40,6 +40,8 @@ MAX_LINES = 12              # a failure message's lines shown whole; past them i
 LONG_LINE = 2000            # characters of one line shown before it is cut
 MESSAGE_SLACK = 2 ** 20     # a message's bytes beyond the tensors it carries
 _SPAN_SLACK_NS = 50e6       # the worker's durations may exceed the parent's view of a case by this
+HANG_S = 120                # a CPU engine stops a launch that makes no progress this long, naming where it is
+_LAST_WORDS_S = 5           # ...and one still running this long before the stage's limit, so the worker can say so
 
 
 def case_row(index: int | None, case: Case, job: dict, passed: bool, error: str) -> dict:
@@ -167,10 +169,18 @@ class Listener:
         return lines + [f"check: {'pass' if passed else 'fail'}"]
 
 
+def engine_limits(limit_s: float) -> dict[str, str]:
+    """What the CPU engines read to stop a launch themselves, naming its kernel and source line,
+    before the parent has to kill a stage that says nothing: a launch making no progress for
+    HANG_S, or one still running when the stage's limit is _LAST_WORDS_S away."""
+    last_words = min(_LAST_WORDS_S, limit_s / 4)
+    return {"WORKBENCH_HANG_S": str(HANG_S), "WORKBENCH_DEADLINE": f"{time.time() + limit_s - last_words:.3f}"}
+
+
 class Worker:
     """A worker process in the sandbox, its socket and its printed output."""
 
-    def __init__(self, box: sandbox.Sandbox, job: dict, device: DeviceInfo, build: bool):
+    def __init__(self, box: sandbox.Sandbox, job: dict, device: DeviceInfo, build: bool, limit_s: float):
         parent_end, child_end = socket.socketpair()
         argv = [sys.executable, "-m", "eval.worker", str(child_end.fileno())]
         self.box = box
@@ -179,7 +189,8 @@ class Worker:
         self.proc = subprocess.Popen(box.wrap(argv, gpu=device.is_gpu, build=build, visible=visible),
                                      pass_fds=[child_end.fileno()],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                     env=sandbox.environment(), cwd=sandbox.REPO, start_new_session=True)
+                                     env=dict(sandbox.environment(), **engine_limits(limit_s)), cwd=sandbox.REPO,
+                                     start_new_session=True)
         child_end.close()
         self.conn = Connection(parent_end.detach())
         self.printed = 0
@@ -242,7 +253,7 @@ def run(job: dict, cases: list[tuple[int | None, Case]], device: DeviceInfo, lim
     rule = (timing.StopRule.from_contract(contract.load()["timing"], settings["case_budget_s"])
             if stage in ("benchmark", "leaderboard") or (predicted and stage != "profile") else None)
     listener = Listener(stage, cases, job, Checker(stage, [case for _, case in cases], device.kind, predicted), rule)
-    failure = listen(Worker(box, job, device, build=False), listener, limit_s, max_message_bytes(
+    failure = listen(Worker(box, job, device, build=False, limit_s=limit_s), listener, limit_s, max_message_bytes(
         [case for _, case in cases]), label)
     if failure:
         listener.fail_unreported(failure)
@@ -260,7 +271,7 @@ def build(job: dict, device: DeviceInfo, limit_s: float, box: sandbox.Sandbox, l
     smallest = contract.cases("tests")[0]
     job = dict(job, mode="build", cases=[(None, smallest.args)])
     listener = Listener("build", [], job, Checker("build", [], device.kind), None)
-    listen(Worker(box, job, device, build=True), listener, limit_s, MESSAGE_SLACK, label)
+    listen(Worker(box, job, device, build=True, limit_s=limit_s), listener, limit_s, MESSAGE_SLACK, label)
     return fit_message(listener.failed, f"{Path(job['submission']).stem}-build") if listener.failed else ""
 
 

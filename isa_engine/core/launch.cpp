@@ -143,20 +143,55 @@ void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L) {
   g.id[2] = uint32_t(linear / (uint64_t(L.grid.x) * L.grid.y));
 }
 
+namespace {
+
+double env_seconds(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtod(v, nullptr) : 0.0;
+}
+
+// Fails the launch at the instruction of a wave that is still running, when the workgroup made
+// no progress (a wave ending or a barrier released) for L.hang_s, or L.deadline_s has passed.
+void stop_if_stalled(const Launch& L, const std::vector<std::unique_ptr<Wave>>& waves,
+                     std::chrono::steady_clock::time_point progress) {
+  using namespace std::chrono;
+  std::string why;
+  if (L.hang_s > 0 && duration<double>(steady_clock::now() - progress).count() >= L.hang_s)
+    why = "no wave ended or met the others at a barrier for " + std::to_string(int(L.hang_s)) +
+          " s: an endless loop, or a wait for another workgroup (this engine runs workgroups one after another)";
+  else if (L.deadline_s > 0 && duration<double>(system_clock::now().time_since_epoch()).count() >= L.deadline_s)
+    why = "the stage's time limit ran out in this launch, a wave here";
+  if (why.empty()) return;
+  for (auto& w : waves)
+    if (!w->done && !w->at_barrier) fault(L, L.co->insts[size_t(w->pc)], why);
+}
+
+}  // namespace
+
 void run_started_workgroup(Workgroup& g, std::vector<std::unique_ptr<Wave>>& waves, const Launch& L) {
   // Round robin between barriers; a quantum bounds the time one wave spins.
   constexpr uint64_t kQuantum = 1 << 16;
+  const bool watched = L.hang_s > 0 || L.deadline_s > 0;
+  auto progress = std::chrono::steady_clock::now();
+  int settled_before = 0;
   for (;;) {
-    int running = 0, waiting = 0;
+    int running = 0, waiting = 0, settled = 0;
     for (auto& w : waves) {
-      if (w->done) continue;
-      if (!w->at_barrier) run_wave(*w, g, L, kQuantum);
+      if (!w->done && !w->at_barrier) run_wave(*w, g, L, kQuantum);
+      settled += w->done || w->at_barrier;
       if (w->done) continue;
       ++running;
       if (w->at_barrier) ++waiting;
     }
     if (running == 0) break;
-    if (waiting == running) release_barrier(g, waves, L);
+    if (waiting == running) {
+      release_barrier(g, waves, L);
+      settled = 0;
+    }
+    if (!watched) continue;
+    if (settled != settled_before) progress = std::chrono::steady_clock::now();
+    else stop_if_stalled(L, waves, progress);
+    settled_before = settled;
   }
 }
 
@@ -198,6 +233,8 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
   L.grid = grid;
   L.block = block;
   L.lds_bytes = k.group_segment + dynamic_lds;
+  L.hang_s = env_seconds("WORKBENCH_HANG_S");
+  L.deadline_s = env_seconds("WORKBENCH_DEADLINE");
   if (L.lds_bytes > 65536) throw Fault(symbol + ": " + std::to_string(L.lds_bytes) + " bytes of LDS exceed 64 KiB");
   // NOTE: gfx942 allocates LDS in 512-byte granules (LLVM AMDGPUUsage): an access past the
   // kernel's own size but inside its last granule touches memory the workgroup really has.

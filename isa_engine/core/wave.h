@@ -61,6 +61,10 @@ struct Launch {
   uint64_t kernarg = 0, dispatch_packet = 0;
   std::vector<Allocation> allocations;  // sorted by base; empty: no checks
   bool check_races = true;
+  // Set by the harness (eval/judge.py), 0 when not: a workgroup whose waves neither end nor
+  // meet at a barrier for hang_s seconds, or still running at deadline_s (seconds since the
+  // epoch), ends the launch at the instruction a wave is at.
+  double hang_s = 0, deadline_s = 0;
 };
 
 struct Wave {

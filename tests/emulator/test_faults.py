@@ -51,6 +51,24 @@ def test_missing_barrier_found_by_varied_schedules(faults_module, monkeypatch):
         checked.lds_race(ints(64), 0)
 
 
+def test_a_launch_that_makes_no_progress_is_stopped_naming_kernel_and_line(faults_module, monkeypatch):
+    out = ints(64)
+    faults_module.endless(out, 1)  # a good step ends
+    monkeypatch.setenv("WORKBENCH_HANG_S", "1")
+    with pytest.raises(EmulatorError, match=r"no wave reached .* for 1 s \(an endless loop.*kernel endless_kernel "
+                                            r"\(launched at \S*\[cuda_sources\]:\d+\), work-item \(\d+,0,0\) was at "
+                                            r"\S*\[cuda_sources\]:\d+ \(in endless_kernel"):
+        faults_module.endless(out, 0)
+
+
+def test_the_stage_deadline_stops_a_launch_naming_kernel_and_line(faults_module, monkeypatch):
+    import time
+    monkeypatch.setenv("WORKBENCH_DEADLINE", str(time.time() + 1))
+    with pytest.raises(EmulatorError, match=r"the stage's time limit ran out in this launch: kernel endless_kernel.* "
+                                            r"was at \S*\[cuda_sources\]:\d+"):
+        faults_module.endless(ints(64), 0)
+
+
 def test_wave_barrier_orders_lanes_of_a_wave(faults_module):
     out = ints(64)
     faults_module.wave_sync_ok(out)

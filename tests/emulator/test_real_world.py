@@ -126,13 +126,13 @@ def test_calling_an_intrinsic_the_emulator_lacks_names_its_declaration(real_worl
 def test_stack_overflow_is_an_error_naming_kernel_and_launch(real_world_module):
     with pytest.raises(EmulatorError, match=r"work-item stack overflow .*EMU_STACK_KB.* in kernel overflow_stack "
                                             r"\(launched at \S*\[cuda_sources\]:\d+\), work-item \(0,0,0\).*"
-                                            r"faulting line \S*\[cuda_sources\]:3[1-4] \(in deep"):
+                                            r"at \S*\[cuda_sources\]:3[1-4] \(in deep"):
         real_world_module.run_overflow(torch.zeros(64, dtype=torch.int32))
 
 
 def test_wild_pointer_is_an_error_not_a_crash(real_world_module):
     with pytest.raises(EmulatorError, match=r"segmentation fault \(invalid memory access at address 0x10\) in kernel "
-                                            r"wild_pointer .* work-item \(5,0,0\) \(workgroup \(0,0,0\)\); faulting line \S*\[cuda_sources\]:39"):
+                                            r"wild_pointer .* work-item \(5,0,0\) at \S*\[cuda_sources\]:39 .*\(workgroup \(0,0,0\)\)"):
         real_world_module.run_wild_pointer(torch.zeros(64, dtype=torch.int32))
 
 

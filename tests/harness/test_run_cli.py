@@ -1,4 +1,5 @@
 """eval/run.py as a user drives it: defaults, flags, reports, exit status."""
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -223,3 +224,17 @@ def test_popcorn_lines_of_a_timed_case_give_its_statistics_in_ns(run_leaderboard
     assert status == 0 and int(values["benchmark.0.runs"]) == rows[0]["runs"]
     assert float(values["benchmark.0.mean"]) == pytest.approx(rows[0]["mean_us"] * 1e3)
     assert {"benchmark.0.std", "benchmark.0.err", "benchmark.0.best", "benchmark.0.worst"} <= set(values)
+
+
+def test_the_engines_are_told_when_to_stop_a_launch_before_the_stage_is_killed(run_leaderboard, tmp_path):
+    # what the worker's engines read (tests/emulator/test_faults.py and tests/isa_engine/test_load_inline.py
+    # hold each engine to it): no progress for 2 minutes, or the stage's limit a few seconds away
+    told = tmp_path / "told.py"
+    told.write_text("import os, time\n\ndef custom_kernel(data):\n"
+                    "    raise RuntimeError(f\"hang {os.environ['WORKBENCH_HANG_S']} \"\n"
+                    "                       f\"left {float(os.environ['WORKBENCH_DEADLINE']) - time.time():.0f}\")\n")
+    status, rows, _, _ = run_leaderboard("test", "--shapes", "0", "--submission", str(told), "--skip-preflight",
+                                         "--stage-limit", "40")
+    found = re.search(r"hang (\d+) left (\d+)", rows[0]["error"])
+    assert status == 1 and found, rows[0]["error"]
+    assert int(found.group(1)) == 120 and 20 < int(found.group(2)) < 40

@@ -30,6 +30,13 @@ __global__ void lds_store_at(int* out, int index) {
   out[threadIdx.x] = threadIdx.x == 0 ? ((volatile int*)tile)[index] : 0;
 }
 
+// With step 0 the outer loop never ends; the inner loop's branch between its rounds keeps any one
+// backward branch from repeating (the engine's own loop limit counts repeats of one branch).
+__global__ void endless(int* out, int step, int inner) {
+  for (int j = 0; j < 64; j += step)
+    for (int i = 0; i < inner; ++i) ((volatile int*)out)[threadIdx.x] += i;
+}
+
 void launch_coordinates(int* out, int grid_x, int grid_y, int block_x, int block_y) {
   coordinates<<<dim3(grid_x, grid_y), dim3(block_x, block_y)>>>(out);
 }
@@ -39,6 +46,8 @@ void launch_coordinates(int* out, int grid_x, int grid_y, int block_x, int block
 void launch_write_past(int* out) { write_past<<<1, 64>>>(out, 1 << 30); }
 
 void launch_lds_store_at(int* out, int index) { lds_store_at<<<1, 64>>>(out, index); }
+
+void launch_endless(int* out, int step) { endless<<<1, 64>>>(out, step, 2); }
 """
 # NOTE: the HIP source stays free of torch (no_implicit_headers; the launchers take pointers) and the
 # bindings wrap them: the build parses torch's headers in the PCH'd bindings only (torch's API in
@@ -47,19 +56,21 @@ CPP = """#include <torch/extension.h>
 void launch_coordinates(int* out, int grid_x, int grid_y, int block_x, int block_y);
 void launch_write_past(int* out);
 void launch_lds_store_at(int* out, int index);
+void launch_endless(int* out, int step);
 torch::Tensor run_coordinates(torch::Tensor out, int64_t grid_x, int64_t grid_y, int64_t block_x, int64_t block_y) {
   launch_coordinates(out.data_ptr<int>(), grid_x, grid_y, block_x, block_y);
   return out;
 }
 void run_write_past(torch::Tensor out) { launch_write_past(out.data_ptr<int>()); }
 void run_lds_store_at(torch::Tensor out, int64_t index) { launch_lds_store_at(out.data_ptr<int>(), index); }
+void run_endless(torch::Tensor out, int64_t step) { launch_endless(out.data_ptr<int>(), step); }
 """
 
 
 @pytest.fixture(scope="module")
 def module():
     return isa_engine.load_inline("isa_load_inline_probe", CPP, HIP, no_implicit_headers=True,
-                                  functions=["run_coordinates", "run_write_past", "run_lds_store_at"],
+                                  functions=["run_coordinates", "run_write_past", "run_lds_store_at", "run_endless"],
                                   extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
 
 
@@ -75,6 +86,22 @@ def test_every_work_item_writes_its_coordinates(module, grid, block):
 def test_an_access_outside_every_tensor_is_a_fault_naming_the_kernel(module):
     with pytest.raises(isa_engine.IsaFault, match="write_past"):
         module.run_write_past(torch.zeros(64, dtype=torch.int32))
+
+
+def test_a_workgroup_that_makes_no_progress_is_stopped_naming_kernel_and_instruction(module, monkeypatch):
+    out = torch.zeros(64, dtype=torch.int32)
+    module.run_endless(out, 1)  # a good step ends
+    monkeypatch.setenv("WORKBENCH_HANG_S", "1")
+    with pytest.raises(isa_engine.IsaFault, match=r"endless.*no wave ended or met the others at a barrier for 1 s: "
+                                                  r"an endless loop"):
+        module.run_endless(out, 0)
+
+
+def test_the_stage_deadline_stops_a_launch_naming_its_kernel(module, monkeypatch):
+    import time
+    monkeypatch.setenv("WORKBENCH_DEADLINE", str(time.time() + 1))
+    with pytest.raises(isa_engine.IsaFault, match=r"endless.*the stage's time limit ran out in this launch"):
+        module.run_endless(torch.zeros(64, dtype=torch.int32), 0)
 
 
 # pybind11 alone (torch's headers would add two parses of ~10 s to the build): the module is the

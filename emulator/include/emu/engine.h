@@ -10,6 +10,8 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,7 @@
 #include <mutex>
 #include <csignal>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <ucontext.h>
 #include <source_location>
 #include <stdexcept>
@@ -117,7 +120,16 @@ inline unsigned env_unsigned(const char* name, unsigned fallback) {
   return v && *v ? unsigned(std::strtoul(v, nullptr, 10)) : fallback;
 }
 
+inline double env_seconds(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtod(v, nullptr) : 0.0;
+}
+
 inline thread_local Lane* t_lane __attribute__((tls_model("initial-exec"))) = nullptr;
+// Waves run so far (by every launch): a launch whose count stands still makes no progress.
+inline std::atomic<uint64_t> g_progress{0};
+// True while this thread runs t_lane's own code (not the scheduler's, nor a switch between them).
+inline thread_local volatile bool t_lane_running __attribute__((tls_model("initial-exec"))) = false;
 
 struct Group {
   const Launch* launch = nullptr;
@@ -157,7 +169,9 @@ inline void yield_to_scheduler(Lane* lane) {
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(&fake, nullptr, 0);
 #endif
+  t_lane_running = false;
   context_switch(lane->ctx, lane->group->scheduler);
+  t_lane_running = true;
 #ifdef EMU_ASAN
   __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
@@ -189,6 +203,21 @@ std::string lane_name(const Lane& lane);
 
 inline struct sigaction g_previous_segv, g_previous_bus;
 
+// The instruction a signal interrupted, as " [pc <object>+0x<offset>]": the Python side turns it
+// into the source line (llvm-symbolizer on the module's line tables).
+inline std::string pc_marker(void* uctx) {
+#if defined(__x86_64__) && defined(__linux__)
+  void* pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
+  Dl_info dl{};
+  if (dladdr(pc, &dl) && dl.dli_fname) {
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "%#lx", (unsigned long)(static_cast<char*>(pc) - static_cast<char*>(dl.dli_fbase)));
+    return std::string(" [pc ") + dl.dli_fname + "+" + offset + "]";
+  }
+#endif
+  return "";
+}
+
 inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
   if (sig == SIGSEGV && info->si_code == SEGV_ACCERR && g_guard_count) {  // past a tensor? (guards.h)
     bool write = false;
@@ -211,18 +240,7 @@ inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
   }
   Group& g = *lane->group;
   long overflow = g.stacks.guard_hit(info->si_addr);
-  std::string where;
-#if defined(__x86_64__) && defined(__linux__)
-  // NOTE: the faulting instruction, as "[pc <object>+0x<offset>]": the Python side turns it
-  // into the source line (llvm-symbolizer on the module's line tables).
-  void* pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
-  Dl_info dl{};
-  if (dladdr(pc, &dl) && dl.dli_fname) {
-    char offset[32];
-    std::snprintf(offset, sizeof offset, "%#lx", (unsigned long)(static_cast<char*>(pc) - static_cast<char*>(dl.dli_fbase)));
-    where = std::string(" [pc ") + dl.dli_fname + "+" + offset + "]";
-  }
-#endif
+  const std::string where = pc_marker(uctx);
   char address[32];
   std::snprintf(address, sizeof address, "%p", info->si_addr);
   // NOTE: a general-protection fault (si_code SI_KERNEL, no address) in a kernel is almost always an
@@ -239,6 +257,7 @@ inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
                          " (invalid memory access at address " + address + ")") +
               " in " + launch_name(*g.launch) + ", " + lane_name(*lane) + where;
   lane->state = LaneState::Failed;
+  t_lane_running = false;
   context_switch(lane->ctx, g.scheduler);  // never resumed: the scheduler fails the launch
   __builtin_trap();
 }
@@ -314,6 +333,7 @@ inline void lane_main(void* arg) {
 #ifdef EMU_ASAN
   __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
+  t_lane_running = true;
   lane->group->launch->invoke(*lane->group->launch);
   lane->state = LaneState::Done;
   yield_to_scheduler(lane);
@@ -407,6 +427,7 @@ inline std::string lane_name(const Lane& lane) {
 }
 
 inline void resume_lane(Group& g, Lane& lane) {
+  t_lane_running = false;
   t_lane = &lane;
 #ifdef EMU_ASAN
   void* fake = nullptr;
@@ -551,10 +572,110 @@ inline void run_group(Group& g, unsigned linear_id) {
       continue;
     }
     run_wave_segment(g, *w);
+    g_progress.fetch_add(1, std::memory_order_relaxed);
     if (L.schedule == 0)  // default order: run the wave on until it waits at a barrier or ends
       while (!w->done() && !w->at_barrier) run_wave_segment(g, *w);
   }
 }
+
+// ---- a launch that makes no progress ---------------------------------------------------------
+// The harness sets WORKBENCH_HANG_S (how long a launch may go without a wave reaching a cross-lane
+// operation, a barrier or its end) and WORKBENCH_DEADLINE (when the stage's time limit runs out,
+// in seconds since the epoch). Once either passes, a watchdog thread signals the launch's worker
+// threads until they stop: one running a work-item fails the launch there, naming the kernel,
+// the work-item and the instruction it was at.
+inline std::string g_stall_reason;  // set before the first signal
+
+inline int stall_signal() { return SIGRTMIN + 7; }  // a real-time signal nothing else here uses
+
+inline void stall_handler(int, siginfo_t*, void* uctx) {
+  Lane* lane = t_lane;
+  if (!lane || !t_lane_running) return;  // in the scheduler: a later signal finds a work-item
+  Group& g = *lane->group;
+  g.failure = g_stall_reason + ": " + launch_name(*g.launch) + ", " + lane_name(*lane) + " was" + pc_marker(uctx);
+  lane->state = LaneState::Failed;
+  t_lane_running = false;
+  context_switch(lane->ctx, g.scheduler);  // never resumed: the scheduler fails the launch
+  __builtin_trap();
+}
+
+// Installed once and left: a signal still on its way when a launch ends finds no work-item.
+inline void install_stall_handler() {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &stall_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(stall_signal(), &sa, nullptr) == 0;
+  }();
+  (void)installed;
+}
+
+class Watchdog {
+ public:
+  Watchdog() : hang_s_(env_seconds("WORKBENCH_HANG_S")), deadline_s_(env_seconds("WORKBENCH_DEADLINE")) {
+    if (hang_s_ <= 0 && deadline_s_ <= 0) return;
+    install_stall_handler();
+    g_stall_reason.clear();
+    thread_ = std::thread([this] { watch(); });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // A worker thread's time in the launch: it is signalled only in between.
+  struct Shift {
+    Watchdog& dog;
+    explicit Shift(Watchdog& d) : dog(d) {
+      std::lock_guard<std::mutex> lock(dog.mutex_);
+      dog.workers_.push_back(pthread_self());
+    }
+    ~Shift() {
+      std::lock_guard<std::mutex> lock(dog.mutex_);
+      dog.workers_.erase(std::find(dog.workers_.begin(), dog.workers_.end(), pthread_self()));
+    }
+  };
+
+ private:
+  void watch() {
+    using clock = std::chrono::steady_clock;
+    uint64_t seen = g_progress.load();
+    auto last = clock::now();
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(g_stall_reason.empty() ? 500 : 100), [this] { return done_; })) {
+      if (!g_stall_reason.empty()) {
+        for (pthread_t worker : workers_) pthread_kill(worker, stall_signal());
+        continue;
+      }
+      const uint64_t now_seen = g_progress.load(std::memory_order_relaxed);
+      if (now_seen != seen) {
+        seen = now_seen;
+        last = clock::now();
+      }
+      const double idle_s = std::chrono::duration<double>(clock::now() - last).count();
+      const double epoch_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+      if (hang_s_ > 0 && idle_s >= hang_s_)
+        g_stall_reason = "no wave reached a cross-lane operation, a barrier or its end for " +
+                         std::to_string(int(hang_s_)) + " s (an endless loop, or a wait for another workgroup, " +
+                         "which this engine may run only later)";
+      else if (deadline_s_ > 0 && epoch_s >= deadline_s_)
+        g_stall_reason = "the stage's time limit ran out in this launch";
+    }
+  }
+
+  std::vector<pthread_t> workers_;
+  double hang_s_, deadline_s_;
+  struct sigaction previous_ {};
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+};
 
 // Spreads the workgroups over worker threads; rethrows the first failure.
 inline void run_launch(const Launch& L) {
@@ -569,7 +690,9 @@ inline void run_launch(const Launch& L) {
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
+  Watchdog watchdog;
   auto work = [&] {
+    Watchdog::Shift shift(watchdog);
     try {
       FaultScope faults;
       Group g(L);

@@ -65,3 +65,9 @@ __global__ void wave_sync_kernel(int* out) {
   out[l] = buffer[63 - l];
 }
 void wave_sync_ok(torch::Tensor out) { wave_sync_kernel<<<1, 64>>>(out.data_ptr<int>()); }
+
+// A loop whose step the caller gets wrong (0): it never ends, storing all the while.
+__global__ void endless_kernel(int* out, int step) {
+  for (int i = 0; i < 64; i += step) out[threadIdx.x] += i + 1;
+}
+void endless(torch::Tensor out, int64_t step) { endless_kernel<<<2, 64>>>(out.data_ptr<int>(), int(step)); }
