@@ -32,10 +32,10 @@ QUICK = (
 # The files that take longest from a cold build cache (builds, end-to-end emulation), longest
 # first: `make test` hands whole files to its workers in collection order (--dist loadfile
 # --no-loadscope-reorder), so these start first and no long file is left running alone at the end.
-# Measured in a fresh clone's run on 2 cores (issue 21); a file missing here only runs later.
+# Measured in a fresh clone's run on 2 cores; a file missing here only runs later.
 LONGEST_FIRST = (
     "tests/submissions/test_corpus.py", "tests/isa/test_styles.py", "tests/submissions/test_corpus_failures.py",
-    "tests/isa_engine/test_core.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_fixes.py",
+    "tests/isa_engine/test_core.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_constructs.py",
     "tests/emulator/test_end_to_end.py", "tests/isa_engine/test_load_inline.py", "tests/kernels/test_emulated.py",
     "tests/isa/test_gate.py", "tests/isa_engine/test_submission_engines.py", "tests/emulator/test_asan.py",
     "tests/harness/test_run_cli.py", "tests/isa/test_hipify.py", "tests/harness/test_runner_style.py",

@@ -1,6 +1,6 @@
 // fp8_mm sweep: one templated kernel whose instances span what real configuration sweeps of
 // amd-fp8-mm kernels span, so the engines and the predictor are tested on the kinds of
-// kernel such sweeps launch (issue 17). kernels/sweep/__init__.py names the instances.
+// kernel such sweeps launch. kernels/sweep/__init__.py names the instances.
 //
 // Design
 // - Template parameters: the BLOCK_M x BLOCK_N output tile (64x64 .. 256x128), BLOCK_K (64 or

@@ -1,4 +1,4 @@
-"""What real leaderboard submissions do (issue 9): asm labels bound to LLVM intrinsics, inline
+"""What real leaderboard submissions do: asm labels bound to LLVM intrinsics, inline
 asm, every load_inline argument, kernel shapes, and faults that must become clear errors."""
 import pytest
 import torch

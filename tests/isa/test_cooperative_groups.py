@@ -1,5 +1,5 @@
 """Cooperative groups tiles compile in the report with the members current HIP has and Debian's
-HIP 5.2 headers lack: thread_block_tile::meta_group_rank() and meta_group_size() (issue 9)."""
+HIP 5.2 headers lack: thread_block_tile::meta_group_rank() and meta_group_size()."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""A submission built with `-g` reports the same hot loop as without it (issue 9).
+"""A submission built with `-g` reports the same hot loop as without it.
 
 Debug info makes clang put `.LtmpN:` line-table labels inside basic blocks; they are not block
 starts, so they must not cut a loop's blocks out of the loop."""

@@ -1,6 +1,6 @@
 """Every header the runner's ROCm 6.3 has (toolchain/rocm_headers.txt) resolves and compiles in
 the offline report and on both engines; a stand-in stops the compile only where a name from a
-library we cannot have is used (issue 19)."""
+library we cannot have is used."""
 import subprocess
 import sys
 

@@ -1,6 +1,6 @@
 """The two CPU engines check each other on the packed submission.py: every builtin test case
 (leaderboard_shapes.yaml) gives bit-identical bf16 outputs on the source emulator and on the
-ISA engine (issue 10). All 11 cases: about 30 s for both engines on 2 cores, the two builds
+ISA engine. All 11 cases: about 30 s for both engines on 2 cores, the two builds
 of submission.py already cached in build/.
 
 Numbers here are "emulated": they say what gfx942 code computes, nothing about MI300X speed.

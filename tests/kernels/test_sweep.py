@@ -1,4 +1,4 @@
-"""Our own configuration sweep (kernels/sweep, issue 17): every configuration compiles for gfx942
+"""Our own configuration sweep (kernels/sweep): every configuration compiles for gfx942
 without spills; a representative set runs the published test cases on both CPU engines with
 bit-identical outputs that pass the reference check; `-m slow` runs every configuration on
 all 11 cases.
@@ -149,7 +149,7 @@ def test_every_configuration_passes_the_test_cases_on_both_engines(every_configu
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(sweep.CONFIGS)), ids=[cfg.name for cfg in sweep.CONFIGS])
 def test_every_configuration_is_predicted_without_a_refusal(every_configuration, index):
-    """Issue 17: AGPR-heavy and one-wave configurations launch on the timing model as on an MI300X."""
+    """AGPR-heavy and one-wave configurations launch on the timing model as on an MI300X."""
     from eval.predict import family as predicted
 
     prediction = predicted.predict_config(every_configuration["isa"], index, 1024, 1536, 7168)

@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19), a submission that must FAIL to build, as it fails on the runner: a
+# Corpus style, a submission that must FAIL to build, as it fails on the runner: a
 # kernel ported from CUDA, its source a template specialised with str.replace, built with
 # -Wall -Wextra so that pages of warnings (unused parameters, signed/unsigned comparisons in every
 # instantiation) come before the one error: a warp reduction with CUDA's 32-bit mask 0xffffffff,

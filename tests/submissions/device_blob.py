@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19): host code that wraps device memory of its own in a tensor, as real
+# Corpus style: host code that wraps device memory of its own in a tensor, as real
 # submissions do for workspaces: hipMalloc'd split-K partials wrapped by
 # at::from_blob(ptr, sizes, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)), zeroed
 # and reduced with torch ops on that tensor, inputs checked with x.is_cuda() / kCUDA.

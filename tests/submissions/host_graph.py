@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19), must fail on the CPU: host code that records its launch in a HIP
+# Corpus style, must fail on the CPU: host code that records its launch in a HIP
 # graph once per set of tensors and replays it afterwards (hipGraphCreate, hipGraphAddKernelNode,
 # hipGraphInstantiate, hipGraphLaunch), as latency-minded submissions do. Neither CPU engine
 # serves HIP graphs: the run fails with their message naming the API, not a linker error.

@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19), a submission that must FAIL: a producer wave stages one row of A in
+# Corpus style, a submission that must FAIL: a producer wave stages one row of A in
 # LDS per 128-deep block, a consumer wave computes 64 columns from it, and the barrier at the end
 # of the loop is forgotten. On hardware the producer can overwrite the stage while the consumer
 # still reads it; run in wave order (the source engine's first schedule) the result happens to be

@@ -1,5 +1,5 @@
 #!POPCORN leaderboard amd-fp8-mm
-# Corpus style (issue 19): the header block of the winning submission's generator, every header
+# Corpus style: the header block of the winning submission's generator, every header
 # the runner's ROCm 6.3 has for HIP and the libraries it links against, most of them never used:
 # amd_warp_sync_functions.h (its __shfl_sync with a 64-bit mask is used), CK's buffer addressing
 # and data types, hipCUB, rocPRIM, hipblas-common (its enums are used), hipBLASLt, rocWMMA

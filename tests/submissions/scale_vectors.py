@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19): block scales of B read four 128-column blocks at a time (one 16-byte
+# Corpus style: block scales of B read four 128-column blocks at a time (one 16-byte
 # vector of the submission's own ext_vector_type)
 # and the one the column needs picked out, as vectorised real submissions do. Where N/128 is not
 # a multiple of 4 the row's last vector reaches past b_scale's end (at N = 64, b_scale is one

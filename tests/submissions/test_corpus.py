@@ -1,4 +1,4 @@
-"""Our corpus of real-world submission styles runs unchanged on the CPU (issue 9).
+"""Our corpus of real-world submission styles runs unchanged on the CPU.
 
 Each file here is an independent amd-fp8-mm submission packaged the way competitors package
 theirs; CORPUS names the style each one stands for. They run as the CPU worker runs them: in

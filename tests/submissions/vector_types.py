@@ -1,6 +1,6 @@
 #!POPCORN leaderboard amd-fp8-mm
 #!POPCORN gpu MI300
-# Corpus style (issue 19): HIP's vector types as load/store units, as real submissions move
+# Corpus style: HIP's vector types as load/store units, as real submissions move
 # fp8 data: ulong2 (16 fp8 values) and ulong1 / uint2 / ushort4 / uchar4 views of the same
 # bytes, make_ulong2 / make_uint2 / make_float4, one output per work-item.
 from task import input_t, output_t

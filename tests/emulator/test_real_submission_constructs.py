@@ -1,4 +1,4 @@
-"""Constructs found in real amd-fp8-mm submissions that the emulator got wrong (issue 9, F1-F9).
+"""Constructs found in real amd-fp8-mm submissions that the emulator got wrong.
 
 Each probe is one small kernel `k` of its own namespace, launched 1x64 by `run_<probe>`; all of
 them build as one module (one build for the file, not one a probe). The names follow
