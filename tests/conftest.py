@@ -25,7 +25,7 @@ QUICK = (
     "tests/isa_engine/test_core.py::test_fp8_decode_matches_the_spec_table",
     "tests/predict/test_timing_model.py", "tests/predict/test_calibrate.py", "tests/predict/test_calibration_file.py",
     "tests/predict/test_tune.py", "tests/predict/test_scratch_note.py",
-    "tests/kernels/test_pack.py", "tests/test_layers.py",
+    "tests/kernels/test_pack.py", "tests/test_layers.py", "tests/test_docs_commands.py",
 )
 
 
