@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from eval import timing
+from reference.contract import Case
 from eval.device import detect
 
 
@@ -58,3 +59,56 @@ def test_a_subclass_output_fails_the_timed_call_whatever_it_would_do_later():
         pass
     with pytest.raises(timing.NotPlainTensor, match="returned Deferred"):
         timing.method("leaderboard", cpu).time_one(lambda: torch.zeros(2).as_subclass(Deferred), cpu)
+
+
+class _Parent:
+    """The worker's end of the channel with a parent that answers every check, failing one."""
+
+    def __init__(self, log: list[str], fail_at: int | None = None):
+        self.log, self.fail_at, self.checks = log, fail_at, 0
+
+    def send(self, message: dict) -> None:
+        if message["kind"] == "check":
+            self.log.append("check")
+            self.checks += 1
+
+    def recv(self) -> dict:
+        failed = self.checks == self.fail_at
+        return {"kind": "verdict", "ok": not failed, "message": "mismatch" if failed else ""}
+
+
+def _leaderboard_case(parent: _Parent, log: list[str], monkeypatch):
+    import eval.worker as worker
+    from eval.device import detect
+
+    monkeypatch.setattr(worker, "_verify", lambda *_: None)  # the integrity check has tests of its own
+    stage = worker.Stage(parent, {"cases": [], "mode": "leaderboard"})
+    stage.device = detect("cpu")
+    stage.snapshot = None
+
+    def kernel(data):
+        log.append("call")
+        return data[4]
+    stage.kernel = kernel
+    case = Case(m=64, n=64, k=128, seed=1)
+    return stage.time_case(0, case, 1.0, True, timing.method("leaderboard", stage.device))
+
+
+def test_leaderboard_mode_checks_every_timed_call_in_batches_between_them(monkeypatch):
+    import eval.worker as worker
+
+    log: list[str] = []
+    ok, _, durations = _leaderboard_case(_Parent(log), log, monkeypatch)
+    assert ok and len(durations) > worker.RECHECK_BATCH
+    assert log[:2] == ["call", "check"]  # the untimed first call, checked at once
+    timed = "".join("c" if entry == "call" else "k" for entry in log[2:])
+    batches = timed.split("k" * worker.RECHECK_BATCH)[:-1]  # whole batches: a run of calls, then their checks
+    assert batches and all(batch == "c" * worker.RECHECK_BATCH for batch in batches), timed
+    assert timed.count("c") == timed.count("k") == len(durations)  # every timed call checked
+
+
+def test_a_failed_check_of_a_batch_fails_the_case_with_its_message(monkeypatch):
+    log: list[str] = []
+    ok, message, durations = _leaderboard_case(_Parent(log, fail_at=4), log, monkeypatch)
+    assert not ok and message == "mismatch" and durations is None
+    assert log.count("check") == 4  # nothing is checked after the failure
