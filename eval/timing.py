@@ -18,6 +18,7 @@ import torch
 
 from eval import clock
 from eval.device import DeviceInfo, synchronize
+from machine import fact
 
 Call = Callable[[], object]
 _Event = torch.cuda.Event
@@ -70,9 +71,9 @@ def _events(call: Call, device: DeviceInfo) -> tuple[float, object]:
     return start.elapsed_time(end) * 1e6, output
 
 
-# NOTE: MI300X has a 256 MB Infinity Cache (and 4 MB L2 per XCD); writing twice that
-# evicts every input, so `cold` measures reads that come from HBM.
-_FLUSH_BYTES = 512 * 1024 * 1024
+# NOTE: writing twice the MI300X's Infinity Cache (which holds more than its L2s) evicts every
+# input, so `cold` measures reads that come from HBM.
+_FLUSH_BYTES = 2 * fact("infinity_cache_bytes")
 _flush_buffer: torch.Tensor | None = None
 
 
@@ -100,7 +101,8 @@ METHODS = {m.name: m for m in (
            "the published loop: synchronize, host perf_counter_ns around the call, synchronize"),
     Method("events", True, _events, "device events around the call, warm caches"),
     Method("cold", True, _cold_events,
-           "device events after writing 512 MB to evict L2 and the 256 MB Infinity Cache"),
+           f"device events after writing {_FLUSH_BYTES >> 20} MB to evict the L2s and the "
+           f"{fact('infinity_cache_bytes') >> 20} MB Infinity Cache"),
     Method(PREDICTED, False, None,
            "no GPU, --engine isa: the MI300X time the timing model predicts (eval/predict), "
            "unchecked; correctness is the test mode's"),

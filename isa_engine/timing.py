@@ -30,7 +30,7 @@ def enable(hardware: dict[str, float]) -> None:
     error = ctypes.create_string_buffer(512)
     for lib in _runtimes():
         if lib.isa_rt_set_timing(spec.encode(), error, len(error)) != 0:
-            raise ValueError(f"the timing model has no setting {error.value.decode()!r}")
+            raise ValueError(f"the timing model's settings: {error.value.decode()}")
 
 
 def disable() -> None:

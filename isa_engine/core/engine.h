@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -99,42 +100,11 @@ void set_threads(int threads);
 // memory path); the rest of the grid enters as bandwidth floors. Outputs of a timed launch
 // are incomplete by design. See isa_engine/core/README.md ("Timing model").
 struct Hardware {
-  // Facts of the machine (machine/mi300x.yaml, through the generated machine/mi300x.h); the
-  // occupancy rule reads the register, wave-slot, barrier and LDS limits there directly.
-  double clock_ghz = machine::kClockGhz;
-  uint32_t cus = machine::kCus, xcds = machine::kXcds;
-  uint32_t lds_banks = machine::kLdsBanks;
-  double lds_bytes_per_clk = machine::kLdsBytesPerClk, cu_vmem_bytes_per_clk = machine::kCuVmemBytesPerClk;
-  double lds_port_bytes_per_clk = machine::kLdsPortBytesPerClk;  // each SIMD pair's port to the LDS: addresses, store and load data
-  double l2_bytes_per_clk_per_xcd = machine::kL2BytesPerClkPerXcd;
-  uint32_t l2_bytes_per_xcd = machine::kL2BytesPerXcd;
-  uint32_t l1_bytes = machine::kL1Bytes, l1_line_bytes = machine::kL1LineBytes;  // vector L1 per CU (write-through, loads allocate)
-  // The power cap's anchor: the FP8 max-achievable GEMM's rate and the clock it runs at.
-  double fp8_flops_per_s = machine::kFp8FlopsPerS;
-  double maf_fp8_flops_per_s = machine::kMafFp8FlopsPerS, maf_fp8_clock_ghz = machine::kMafFp8ClockGhz;
-  // The model's own settings (eval/predict/calibration.yaml gives each its source).
-  // Memory levels: load-to-use latency (cycles) when a line is served there, and the
-  // bandwidth the whole machine gets from it; the CU's share of a level is it over the active CUs.
-  double l1_latency = 120, l2_latency = 500, mall_latency = 800, hbm_latency = 1100;
-  double mall_bytes_per_s = 1.2e13, hbm_bytes_per_s = 4.2e12;
-  // The rate at which the machine retires the kernels' memory-side writes (global stores, and
-  // spills the L2 cannot keep, which it writes back; bytes written, all CUs together): a store
-  // drains on its CU's write path for those bytes at the CU's share.
-  double store_bytes_per_s = 4.6e12;
-  // The share of a line's reuse by other workgroups of its XCD that the L2 catches (the rest is
-  // served by the Infinity Cache): fitted.
-  double l2_reuse_capture = 0.5;
-  double valu_cycles = 4, trans_cycles = 16, salu_latency = 4;
-  double lds_latency = 64, smem_latency = 200;
-  // The fewest cycles one DS instruction holds its SIMD pair's LDS port, whatever its bytes.
-  double lds_instruction_cycles = 0;
-  double barrier_cycles = 4, workgroup_launch_cycles = 64;
-  // The power a busy VALU cycle draws, in busy MFMA cycles (the power-capped clock): fitted.
-  double valu_power_weight = 0;
-  // A load's wait in a busy memory level's queue: the level's latency x memory_queueing u / (1 - u)
-  // (an M/M/1 queue's wait; u the share of the kernel's time the grid keeps it busy), less what
-  // the load already queued for the CU's share; 0 keeps the latencies unloaded: fitted.
-  double memory_queueing = 0;
+#define MACHINE_FACT(type, name, value) type name = value;
+#define MODEL_SETTING(name) double name = std::numeric_limits<double>::quiet_NaN();
+#include "hardware_fields.h"
+#undef MACHINE_FACT
+#undef MODEL_SETTING
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
 

@@ -637,7 +637,7 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
 void at_clock(KernelTiming& t, const Hardware& hw, double ghz) {
   t.clock_ghz = ghz;
   t.cu_us = t.cu_cycles / (ghz * 1e9) * 1e6;
-  t.l2_floor_us = t.bytes_requested / (hw.l2_bytes_per_clk_per_xcd * hw.xcds * ghz * 1e9) * 1e6;
+  t.l2_floor_us = t.bytes_requested / (hw.l2_achieved_bytes_per_clk_per_xcd * hw.xcds * ghz * 1e9) * 1e6;
   t.kernel_us = std::max({t.cu_us, t.hbm_floor_us, t.mall_floor_us, t.l2_floor_us});
 }
 
@@ -685,7 +685,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   for (uint64_t id = 0; id < t.workgroups; id += hw.cus) ids.push_back(id);
   t.busiest_cu_workgroups = uint32_t(ids.size());
   const double active_cus = double(std::min<uint64_t>(t.workgroups, hw.cus));
-  const double l2_fair = hw.l2_bytes_per_clk_per_xcd * hw.xcds / active_cus;
+  const double l2_fair = hw.l2_achieved_bytes_per_clk_per_xcd * hw.xcds / active_cus;
   // The CU's fair share of each level at engine clock `ghz`: the L2 runs on the XCD's clock,
   // the Infinity Cache, HBM and the store rate give bytes a second, more a cycle at a lower clock.
   const auto fair_at = [&](double ghz) {

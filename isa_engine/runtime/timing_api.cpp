@@ -1,7 +1,9 @@
 // The timing model's C interface for isa_engine's Python side (ctypes): turn timing on with a
 // hardware description, and take the timings of the launches since, as JSON.
 #include <cstdio>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -12,29 +14,33 @@ namespace {
 
 // Hardware fields by name, so the Python side can set any of them ("key=value" lines).
 bool set_field(isa::Hardware& hw, const std::string& key, double value) {
-  const std::map<std::string, double*> reals = {
-      {"clock_ghz", &hw.clock_ghz}, {"lds_bytes_per_clk", &hw.lds_bytes_per_clk},
-      {"lds_port_bytes_per_clk", &hw.lds_port_bytes_per_clk}, {"valu_power_weight", &hw.valu_power_weight},
-      {"memory_queueing", &hw.memory_queueing},
-      {"maf_fp8_clock_ghz", &hw.maf_fp8_clock_ghz},
-      {"cu_vmem_bytes_per_clk", &hw.cu_vmem_bytes_per_clk}, {"l2_bytes_per_clk_per_xcd", &hw.l2_bytes_per_clk_per_xcd},
-      {"hbm_bytes_per_s", &hw.hbm_bytes_per_s}, {"valu_cycles", &hw.valu_cycles}, {"trans_cycles", &hw.trans_cycles},
-      {"salu_latency", &hw.salu_latency}, {"lds_latency", &hw.lds_latency},
-      {"lds_instruction_cycles", &hw.lds_instruction_cycles}, {"l2_latency", &hw.l2_latency},
-      {"mall_latency", &hw.mall_latency}, {"hbm_latency", &hw.hbm_latency}, {"mall_bytes_per_s", &hw.mall_bytes_per_s},
-      {"l2_reuse_capture", &hw.l2_reuse_capture}, {"store_bytes_per_s", &hw.store_bytes_per_s},
-      {"smem_latency", &hw.smem_latency}, {"barrier_cycles", &hw.barrier_cycles},
-      {"workgroup_launch_cycles", &hw.workgroup_launch_cycles}, {"l1_latency", &hw.l1_latency}};
-  const std::map<std::string, uint32_t*> counts = {
-      {"cus", &hw.cus}, {"xcds", &hw.xcds}, {"lds_banks", &hw.lds_banks},
-      {"l1_bytes", &hw.l1_bytes}, {"l1_line_bytes", &hw.l1_line_bytes}, {"l2_bytes_per_xcd", &hw.l2_bytes_per_xcd}};
   if (key.rfind("mfma.", 0) == 0) {
     hw.mfma_cycles.emplace_back(key.substr(5), value);
     return true;
   }
-  if (auto it = reals.find(key); it != reals.end()) return *it->second = value, true;
-  if (auto it = counts.find(key); it != counts.end()) return *it->second = uint32_t(value), true;
-  return false;
+  const std::map<std::string, std::function<void(double)>> setters = {
+#define MACHINE_FACT(type, name, value) {#name, [&hw](double v) { hw.name = type(v); }},
+#define MODEL_SETTING(name) {#name, [&hw](double v) { hw.name = v; }},
+#include "hardware_fields.h"
+#undef MACHINE_FACT
+#undef MODEL_SETTING
+  };
+  const auto it = setters.find(key);
+  if (it == setters.end()) return false;
+  it->second(value);
+  return true;
+}
+
+// The model settings the spec left unset, comma-separated (none may be: they have no default).
+std::string unset_settings(const isa::Hardware& hw) {
+  std::string missing;
+#define MACHINE_FACT(type, name, value)
+#define MODEL_SETTING(name) \
+  if (std::isnan(hw.name)) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+#include "hardware_fields.h"
+#undef MACHINE_FACT
+#undef MODEL_SETTING
+  return missing;
 }
 
 std::string quoted(const std::string& text) {
@@ -103,9 +109,13 @@ int isa_rt_set_timing(const char* spec, char* error, size_t size) {
     char* end = nullptr;
     const double value = eq == std::string::npos ? 0 : strtod(line.c_str() + eq + 1, &end);
     if (eq == std::string::npos || end == line.c_str() + eq + 1 || !set_field(hw, line.substr(0, eq), value)) {
-      snprintf(error, size, "%s", line.c_str());
+      snprintf(error, size, "no setting %s", line.c_str());
       return -1;
     }
+  }
+  if (const std::string missing = unset_settings(hw); !missing.empty()) {
+    snprintf(error, size, "no value for %s", missing.c_str());
+    return -1;
   }
   isa::set_timing(&hw);
   return 0;

@@ -480,8 +480,18 @@ def test_a_call_without_a_kernel_cannot_be_predicted(module):
 def test_an_unknown_hardware_setting_is_refused_by_name(module):
     from isa_engine import timing
 
-    with pytest.raises(ValueError, match="no_such_unit"):
+    with pytest.raises(ValueError, match="no setting no_such_unit"):
         timing.enable({"no_such_unit": 1.0})
+    timing.disable()
+
+
+def test_a_model_setting_left_out_is_refused_by_name_not_defaulted(module):
+    from isa_engine import timing
+
+    settings = hardware()
+    del settings["l2_latency"], settings["valu_power_weight"]
+    with pytest.raises(ValueError, match="no value for l2_latency, valu_power_weight"):
+        timing.enable(settings)
     timing.disable()
 
 
