@@ -17,6 +17,7 @@ from isa_engine import diagnostics
 from isa_engine.errors import IsaBuildError, IsaFault
 from toolchain import host_api
 from toolchain.calls import labelled_tensors
+from toolchain.diagnostics import system_prefixes
 from toolchain.symbols import demangle, short_name
 
 _FAULT_BUFFER = 1 << 16
@@ -36,6 +37,7 @@ def runtime(library: Path) -> ctypes.CDLL:
     lib.isa_rt_take_fault.restype = ctypes.c_size_t
     lib.isa_rt_launch_count.restype = ctypes.c_uint64
     lib.isa_rt_install_allocator()
+    lib.isa_rt_set_system_prefixes("\n".join(system_prefixes()).encode())
     return lib
 
 

@@ -23,16 +23,20 @@ _INCLUDED_FROM = re.compile(r"^In file included from (?P<file>[^:]+):(?P<line>\d
 _INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name specifier")
 
 
-def _system_prefixes() -> tuple[str, ...]:
+def system_prefixes() -> tuple[str, ...]:
+    """Folders whose files are never the submission's: the system's (the C++ library, HIP,
+    ROCm, Python's packages such as torch) and the headers of our toolchain and engines. The
+    one definition: the engines' failure lines (the ISA engine's core is handed it) use it too."""
     paths = sysconfig.get_paths()
     ours = [INCLUDE_DIR, REPO_ROOT / "emulator" / "include", REPO_ROOT / "build" / "standins"]
-    return ("/usr/", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")}, *map(str, ours))
+    return ("/usr/", "/opt/rocm", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")},
+            *map(str, ours))
 
 
 def is_user_file(path: str) -> bool:
     """A file of the submission's (its sources, its own include folders), not a header of the
     toolchain, the engines, torch or the system."""
-    return not path.startswith(_system_prefixes())
+    return not path.startswith(system_prefixes())
 
 
 def short(text: str, limit: int = MAX_LINE) -> str:

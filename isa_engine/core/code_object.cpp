@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "internal.h"
 
@@ -113,19 +114,24 @@ std::vector<std::string> CodeObjectImpl::kernel_names() const {
 
 namespace {
 
+std::mutex g_prefixes_mutex;
+std::vector<std::string> g_system_prefixes;
+
+bool under_system_prefix(const std::string& file) {
+  std::lock_guard<std::mutex> lock(g_prefixes_mutex);
+  for (const std::string& prefix : g_system_prefixes)
+    if (file.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 // llvm-symbolizer's frames of one address (function and file:line:column lines, the innermost
 // first) -> "at file:line (function)" of the innermost frame in the user's code, "" without one.
 std::string describe_frames(const std::vector<std::string>& lines) {
   if (lines.size() < 2 || lines[1].rfind("??", 0) == 0) return "";
   // The innermost frame in the user's code: not in a header of ours (stand-ins, HIP shims) or
   // of the system's (HIP, the C++ library).
-  auto ours = [](const std::string& file) {
-    for (const char* dir : {"/toolchain/include/", "/emulator/include/", "/usr/include/", "/usr/lib/", "/opt/rocm"})
-      if (file.find(dir) != std::string::npos) return true;
-    return false;
-  };
   size_t frame = 0;
-  while (frame + 3 < lines.size() && ours(lines[frame + 1])) frame += 2;
+  while (frame + 3 < lines.size() && under_system_prefix(lines[frame + 1])) frame += 2;
   std::string where = lines[frame + 1];
   const size_t colon = where.rfind(':');  // drop the column
   if (colon != std::string::npos && where.find(':') != colon) where.resize(colon);
@@ -208,6 +214,11 @@ std::vector<std::string> CodeObjectImpl::lines_of(const std::vector<uint64_t>& a
 }  // namespace isa::detail
 
 namespace isa {
+
+void set_system_prefixes(std::vector<std::string> prefixes) {
+  std::lock_guard<std::mutex> lock(detail::g_prefixes_mutex);
+  detail::g_system_prefixes = std::move(prefixes);
+}
 
 std::shared_ptr<CodeObject> CodeObject::load(const void* elf, size_t size) {
   using namespace detail;

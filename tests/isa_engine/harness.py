@@ -16,6 +16,7 @@ from pathlib import Path
 import torch
 
 from isa_engine import core
+from toolchain.diagnostics import system_prefixes
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -96,6 +97,7 @@ class Engine:
         lib.isa_test_note.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_char_p]
         lib.isa_test_forget.argtypes = [ctypes.c_void_p]
         lib.isa_test_diagnostics.restype = ctypes.c_char_p
+        lib.isa_test_system_prefixes("\n".join(system_prefixes()).encode())  # as the runtime's loader does
         self.lib = lib
         self._objects: dict[Path, int] = {}
 
