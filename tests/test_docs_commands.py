@@ -66,6 +66,8 @@ def test_the_pages_show_commands_and_every_program_is_covered():
     assert RUN_WHOLE <= set(commands)
 
 
+# runpy warns when it runs a module an earlier command (or this process) already imported
+@pytest.mark.filterwarnings("ignore:.*found in sys.modules after import of package:RuntimeWarning")
 @pytest.mark.parametrize("page,command", shown_commands(), ids=[c for _, c in shown_commands()])
 def test_a_shown_command_parses_as_written(parse_only, monkeypatch, page, command):
     monkeypatch.chdir(REPO)
