@@ -19,4 +19,4 @@ test: setup
 
 # The edit-test loop's tier: the tests tests/conftest.py marks quick.
 test-quick: setup
-	$(PYTHON) -m pytest -q -m quick $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q -m quick -n $(JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)

@@ -35,7 +35,7 @@ QUICK = (
 # Measured in a fresh clone's run on 2 cores; a file missing here only runs later.
 LONGEST_FIRST = (
     "tests/submissions/test_corpus.py", "tests/isa/test_styles.py", "tests/submissions/test_corpus_failures.py",
-    "tests/isa_engine/test_core.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_constructs.py",
+    "tests/isa_engine/test_core.py", "tests/predict/test_timing_model.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_constructs.py",
     "tests/emulator/test_end_to_end.py", "tests/isa_engine/test_load_inline.py", "tests/kernels/test_emulated.py",
     "tests/isa/test_gate.py", "tests/isa_engine/test_submission_engines.py", "tests/emulator/test_asan.py",
     "tests/harness/test_run_cli.py", "tests/isa/test_hipify.py", "tests/harness/test_runner_style.py",
