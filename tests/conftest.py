@@ -10,7 +10,7 @@ from eval.run import main as run_main
 
 REPO = Path(__file__).resolve().parent.parent
 
-# The quick tier (`make test-quick`, under 3 minutes from a fresh clone on 2 cores): unit tests
+# The quick tier (`make test-quick`, under 2 minutes from a fresh clone on 2 cores): unit tests
 # of the check rules, the contract and verdicts, the pre-flight, the CSV report and
 # comparisons, the machine description and occupancy rule, the decoder, the timing rules, the
 # packer and the layers' import rules. Node-id prefixes; everything else (end-to-end
