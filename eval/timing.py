@@ -73,7 +73,8 @@ def _events(call: Call, device: DeviceInfo) -> tuple[float, object]:
 
 # NOTE: writing twice the MI300X's Infinity Cache (which holds more than its L2s) evicts every
 # input, so `cold` measures reads that come from HBM.
-_FLUSH_BYTES = 2 * fact("infinity_cache_bytes")
+_INFINITY_CACHE_BYTES = fact("infinity_cache_bytes")
+_FLUSH_BYTES = 2 * _INFINITY_CACHE_BYTES
 _flush_buffer: torch.Tensor | None = None
 
 
@@ -102,7 +103,7 @@ METHODS = {m.name: m for m in (
     Method("events", True, _events, "device events around the call, warm caches"),
     Method("cold", True, _cold_events,
            f"device events after writing {_FLUSH_BYTES >> 20} MB to evict the L2s and the "
-           f"{fact('infinity_cache_bytes') >> 20} MB Infinity Cache"),
+           f"{_INFINITY_CACHE_BYTES >> 20} MB Infinity Cache"),
     Method(PREDICTED, False, None,
            "no GPU, --engine isa: the MI300X time the timing model predicts (eval/predict), "
            "unchecked; correctness is the test mode's"),

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <sstream>
 
 #include "internal.h"
 
@@ -215,7 +216,11 @@ std::vector<std::string> CodeObjectImpl::lines_of(const std::vector<uint64_t>& a
 
 namespace isa {
 
-void set_system_prefixes(std::vector<std::string> prefixes) {
+void set_system_prefixes(const std::string& one_a_line) {
+  std::vector<std::string> prefixes;
+  std::istringstream lines(one_a_line);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) prefixes.push_back(line);
   std::lock_guard<std::mutex> lock(detail::g_prefixes_mutex);
   detail::g_system_prefixes = std::move(prefixes);
 }

@@ -65,8 +65,8 @@ void set_strict(bool strict);
 
 // Faults and diagnostics name the innermost source frame in a file under none of these prefixes
 // (the toolchain's, the engines' and the system's headers); the runtime's loader hands over
-// toolchain.diagnostics.system_prefixes(). Before that, the innermost frame.
-void set_system_prefixes(std::vector<std::string> prefixes);
+// toolchain.diagnostics.system_prefixes(), one a line. Before that, the innermost frame.
+void set_system_prefixes(const std::string& one_a_line);
 bool strict();
 // The diagnostics since the last call (each site once; counts of sites already taken restart).
 std::vector<Diagnostic> take_diagnostics();

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
-#include <sstream>
 #include <string>
 
 #include "runtime.h"
@@ -118,14 +117,7 @@ size_t isa_rt_take_diagnostics(char* out, size_t size) {
 
 void isa_rt_set_strict(int strict) { isa::set_strict(strict != 0); }
 
-// `joined`: the prefixes, one a line.
-void isa_rt_set_system_prefixes(const char* joined) {
-  std::vector<std::string> prefixes;
-  std::istringstream lines(joined);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) prefixes.push_back(line);
-  isa::set_system_prefixes(std::move(prefixes));
-}
+void isa_rt_set_system_prefixes(const char* one_a_line) { isa::set_system_prefixes(one_a_line); }
 
 // Idempotent. Priority above torch's defaults so later SetCPUAllocator calls of lower
 // priority do not undo it.

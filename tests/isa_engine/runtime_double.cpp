@@ -57,7 +57,7 @@ double simulated_device_us() { return -1; }  // timing is never on
 
 // No diagnostics: the double executes nothing.
 void set_strict(bool) {}
-void set_system_prefixes(std::vector<std::string>) {}
+void set_system_prefixes(const std::string&) {}
 bool strict() { return false; }
 std::vector<Diagnostic> take_diagnostics() { return {}; }
 

@@ -670,7 +670,6 @@ class Watchdog {
 
   std::vector<pthread_t> workers_;
   double hang_s_, deadline_s_;
-  struct sigaction previous_ {};
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable wake_;
