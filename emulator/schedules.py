@@ -98,7 +98,7 @@ def checked(fn, name: str, n: int | None, first_calls: set):
     return run
 
 
-PC_MARKER = re.compile(r" \[pc (/\S+)\+(0x[0-9a-f]+)\]")
+PC_MARKER = re.compile(r" \[pc ((?:/\S+\+0x[0-9a-f]+ ?)+)\]")  # the instruction, then the calls it is in
 
 
 def frames(obj: str, offset: int | str) -> list[tuple[str, str, str]]:
@@ -126,17 +126,26 @@ def source_line(obj: str, offset: int) -> str | None:
 
 
 def symbolized(message: str) -> str:
-    """The emulator's "[pc object+offset]" marker replaced by "at file:line (in function)"."""
+    """The emulator's "[pc object+offset ...]" marker replaced by "at file:line (in function)": the
+    innermost place in the user's own source, through inlined helpers and calls alike."""
     m = PC_MARKER.search(message)
     if not m:
         return message
-    found = frames(m.group(1), m.group(2))
-    if not found:
-        return PC_MARKER.sub("", message)
     from toolchain import diagnostics
 
-    # the innermost frame in the user's own source: where a header's inlined helper ran is no help
-    function, file, line = next((f for f in found if diagnostics.is_user_file(f[1])), found[0])
+    first = None
+    for place in m.group(1).split():
+        obj, offset = place.rsplit("+", 1)
+        if not diagnostics.is_user_file(str(Path(obj).resolve())):
+            continue  # the C library's memset, say: its own source's line is no help
+        found = frames(obj, offset)
+        first = first or (found[0] if found else None)
+        user = next((f for f in found if diagnostics.is_user_file(f[1])), None)
+        if user:
+            break
+    function, file, line = user or first or (None, None, None)
+    if file is None:
+        return PC_MARKER.sub("", message)
     return PC_MARKER.sub(lambda _: f" at {Path(file).name}:{line} (in {function})", message, count=1)
 
 

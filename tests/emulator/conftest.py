@@ -24,7 +24,7 @@ def builtins_module():
 @pytest.fixture(scope="session")
 def faults_module():
     return build("faults", ["divergent_shfl", "divergent_mfma", "barrier_exit", "barrier_mismatch", "lds_overflow",
-                            "big_block", "lds_race", "wave_sync_ok", "endless"])
+                            "big_block", "lds_race", "wave_sync_ok", "endless", "endless_fill"])
 
 
 REAL_WORLD_FUNCTIONS = ["run_buffer_copy", "run_general_asm", "run_unknown_intrinsic", "run_overflow",

@@ -61,6 +61,14 @@ def test_a_launch_that_makes_no_progress_is_stopped_naming_kernel_and_line(fault
         faults_module.endless(out, 0)
 
 
+def test_a_launch_stopped_inside_a_library_call_names_the_kernel_line_that_made_it(faults_module, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HANG_S", "1")
+    scratch = torch.zeros(1 << 22, dtype=torch.uint8)
+    with pytest.raises(EmulatorError, match=r"kernel endless_fill_kernel .* was at \S*\[cuda_sources\]:\d+ "
+                                            r"\(in endless_fill_kernel"):
+        faults_module.endless_fill(ints(64), scratch, 0)
+
+
 def test_the_stage_deadline_stops_a_launch_naming_kernel_and_line(faults_module, monkeypatch):
     import time
     monkeypatch.setenv("WORKBENCH_DEADLINE", str(time.time() + 1))

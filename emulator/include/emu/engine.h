@@ -20,6 +20,7 @@
 #include <mutex>
 #include <csignal>
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <ucontext.h>
 #include <source_location>
@@ -203,19 +204,43 @@ std::string lane_name(const Lane& lane);
 
 inline struct sigaction g_previous_segv, g_previous_bus;
 
-// The instruction a signal interrupted, as " [pc <object>+0x<offset>]": the Python side turns it
-// into the source line (llvm-symbolizer on the module's line tables).
+// The instruction a signal interrupted and the calls it is in, innermost first, as
+// " [pc <object>+0x<offset> <object>+0x<offset> ...]": the Python side turns the first place in
+// the user's own source into its line (llvm-symbolizer on the module's line tables). The calls
+// matter when the signal lands in a helper the compiler did not inline (the work-item's id, say).
+inline std::string code_place(void* address) {
+  Dl_info dl{};
+  if (!dladdr(address, &dl) || !dl.dli_fname) return "";
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "%#lx", (unsigned long)(static_cast<char*>(address) - static_cast<char*>(dl.dli_fbase)));
+  return std::string(dl.dli_fname) + "+" + offset;
+}
+
+// backtrace() loads the unwinder on its first call: done here, never first inside a signal handler.
+inline void load_unwinder() {
+  static const int loaded = [] {
+    void* frame[1];
+    return backtrace(frame, 1);
+  }();
+  (void)loaded;
+}
+
 inline std::string pc_marker(void* uctx) {
 #if defined(__x86_64__) && defined(__linux__)
   void* pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
-  Dl_info dl{};
-  if (dladdr(pc, &dl) && dl.dli_fname) {
-    char offset[32];
-    std::snprintf(offset, sizeof offset, "%#lx", (unsigned long)(static_cast<char*>(pc) - static_cast<char*>(dl.dli_fbase)));
-    return std::string(" [pc ") + dl.dli_fname + "+" + offset + "]";
+  std::string places = code_place(pc);
+  if (places.empty()) return "";
+  void* calls[24];
+  const int n = backtrace(calls, 24);  // the handler's own frames, the signal's, then the interrupted code's
+  const int interrupted = int(std::find(calls, calls + n, pc) - calls);
+  for (int i = interrupted + 1; i < n && i < interrupted + 9; ++i) {
+    const std::string place = code_place(static_cast<char*>(calls[i]) - 1);  // the call, not the return
+    if (!place.empty()) places += " " + place;
   }
-#endif
+  return " [pc " + places + "]";
+#else
   return "";
+#endif
 }
 
 inline void fault_handler(int sig, siginfo_t* info, void* uctx) {
@@ -270,6 +295,7 @@ inline int g_handler_depth = 0;
 
 inline void install_fault_handler() {
   if (g_handler_depth++) return;
+  load_unwinder();
   struct sigaction sa {};
   sa.sa_sigaction = &fault_handler;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
@@ -602,6 +628,7 @@ inline void stall_handler(int, siginfo_t*, void* uctx) {
 // Installed once and left: a signal still on its way when a launch ends finds no work-item.
 inline void install_stall_handler() {
   static const bool installed = [] {
+    load_unwinder();
     struct sigaction sa {};
     sa.sa_sigaction = &stall_handler;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
