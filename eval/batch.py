@@ -35,8 +35,8 @@ from pathlib import Path
 import pandas as pd
 
 from eval import dataset, report
-from eval.predict import parallel
-from eval.predict.fit import spearman
+from predictor import parallel
+from predictor.fit import spearman
 from reference import contract
 
 REPO = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ a time on another device or on a CPU engine measure different things, so each su
 gets its own table and chart. Inside a group, `pivot` gives one
 line per shape (m, n, k) and one column per submission, in order of first appearance;
 `geomeans` summarises it. `side_by_side` prints all groups: eval/summary.py calls it with the
-rows of a run, `python eval/compare.py` with the rows of report CSVs.
+rows of a run, `python reports/compare.py` with the rows of report CSVs.
 """
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from eval.predict import ranking
+from predictor import ranking
 from eval.report import frame_from_rows
 from reference.contract import cases, geometric_mean, load, speed_of_light_us
 
 SHAPE = ["m", "n", "k"]
-PREDICTED = "predicted"  # the method of eval/predict times: never to be read as a measurement
+PREDICTED = "predicted"  # the method of predictor/ times: never to be read as a measurement
 GPU = "gpu"              # the engine of rows that ran on a real GPU; the others are CPU engines
 
 
@@ -41,7 +41,7 @@ class Group(NamedTuple):
     def title(self) -> str:
         return (f"mode={self.mode or '-'} method={self.method or '-'} device={self.device or '-'} "
                 f"engine={self.engine}"
-                + (" [PREDICTED MI300X times (eval/predict), not measured]" if self.predicted else "")
+                + (" [PREDICTED MI300X times (predictor/), not measured]" if self.predicted else "")
                 + (" [run on the CPU: the times say nothing about a GPU]" if self.on_cpu and not self.predicted
                    else ""))
 
@@ -195,7 +195,7 @@ def group_table(group: Group, table: pd.DataFrame) -> str:
 
 def speedup_notes(group: Group, table: pd.DataFrame) -> list[str]:
     """Each submission's geomean speedup over the first, with, for predicted times, how often a
-    predicted gap that large held on measured MI300X times (eval/predict/ranking.py)."""
+    predicted gap that large held on measured MI300X times (predictor/ranking.py)."""
     first = table["mean_us"].columns[0]
     return [f"{sub} {speedup:.2f}x vs {first}" + (f", predicted: {ranking.gap_note(speedup)}" if group.predicted else "")
             for sub, speedup in geomeans(table)["speedup"].iloc[1:].items() if math.isfinite(speedup)]

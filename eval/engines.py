@@ -5,16 +5,16 @@ it has one, `load(...)` (source files), each returning a module whose functions 
 submission's kernels on CPU tensors. The harness picks one
 by name (`eval/run.py --engine`) and knows nothing of its insides.
 
-  source  emulator/: the HIP source compiled for x86 with the builtins re-implemented
-  isa     isa_engine/: the gfx942 code object clang emits, executed instruction by instruction
+  source  engines/source/: the HIP source compiled for x86 with the builtins re-implemented
+  isa     engines/isa/: the gfx942 code object clang emits, executed instruction by instruction
 """
 from __future__ import annotations
 
 import importlib
 
 ENGINES = {
-    "source": ("emulator", "the HIP source compiled for the host CPU, wave64 semantics emulated"),
-    "isa": ("isa_engine", "the compiled gfx942 machine code, executed instruction by instruction"),
+    "source": ("engines.source", "the HIP source compiled for the host CPU, wave64 semantics emulated"),
+    "isa": ("engines.isa", "the compiled gfx942 machine code, executed instruction by instruction"),
 }
 DEFAULT = "source"
 

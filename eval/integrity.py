@@ -4,7 +4,7 @@ The harness binds its clock and synchronize call (eval/timing.py) before a submi
 imported, so rebinding `time.perf_counter_ns` cannot change a measurement, and the verdict
 is decided in another process (eval/verdict.py), so replacing a checker cannot change it.
 Both are still attempts to game the result: this module snapshots the objects behind those
-names before the import, and every name of the harness's own modules (eval, reference): each
+names before the import, and every name of the harness's own modules (eval, predictor, reference): each
 function with its code and defaults, each class's functions, each dict's entries, each frozen
 record's fields. It fails the submission, naming what it replaced, when any of them changed
 after the import or after a call.
@@ -32,7 +32,7 @@ class TamperError(Exception):
     """The submission rebound something the harness relies on."""
 
 
-HARNESS_PACKAGES = ("eval", "reference")
+HARNESS_PACKAGES = ("eval", "predictor", "reference")
 
 
 def _parts(value, depth: int = 2) -> tuple:

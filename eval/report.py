@@ -34,7 +34,7 @@ class Column:
 # eval/engines.py (ENGINES) and eval/preflight.py (CLASSES) own the names;
 # tests/compare/test_report_schema.py holds these to them.
 MODES = ("test", "benchmark", "leaderboard", "profile")
-METHODS = ("leaderboard", "events", "cold", "predicted")  # predicted: eval/predict, never measured
+METHODS = ("leaderboard", "events", "cold", "predicted")  # predicted: predictor/, never measured
 ENGINES = ("gpu", "source", "isa")  # a real GPU, or the CPU engine that ran the kernel
 KERNELGUARD = ("valid", "low_confidence", "suspicious", "hacked")
 

@@ -98,8 +98,8 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                         "them; by default, as on the leaderboard, only the outputs decide")
     p.add_argument("--device-code", metavar="DIR",
                    help="isa engine: run the gfx942 code objects another compiler made (ROCm's, as the runner's "
-                        "hipcc) from `python -m isa_engine.device_code export`, DIR/<module>.co, instead of "
-                        "compiling the device code with clang-19 (isa_engine/device_code.py)")
+                        "hipcc) from `python -m engines.isa.device_code export`, DIR/<module>.co, instead of "
+                        "compiling the device code with clang-19 (engines/isa/device_code.py)")
     p.add_argument("--csv", metavar="PATH",
                    help="where to write the report (default: eval/reports/run-<time>-<mode>-<first file>[-and-<n>-more].csv)")
     p.add_argument("--popcorn", action="store_true",
@@ -215,7 +215,7 @@ def use_device_code(folder: str, device: DeviceInfo, engine: str) -> None:
                          "built and run by the GPU's own toolchain")
     if Path(folder).is_file():
         raise UsageError(f"--device-code {folder}: a file; give the folder that holds <module>.co, as `python -m "
-                         "isa_engine.device_code export` lays it out")
+                         "engines.isa.device_code export` lays it out")
     if not Path(folder).is_dir():
         raise UsageError(f"--device-code {folder}: no such folder")
     try:

@@ -105,7 +105,7 @@ METHODS = {m.name: m for m in (
            f"device events after writing {_FLUSH_BYTES >> 20} MB to evict the L2s and the "
            f"{_INFINITY_CACHE_BYTES >> 20} MB Infinity Cache"),
     Method(PREDICTED, False, None,
-           "no GPU, --engine isa: the MI300X time the timing model predicts (eval/predict), "
+           "no GPU, --engine isa: the MI300X time the timing model predicts (predictor/), "
            "unchecked; correctness is the test mode's"),
 )}
 

@@ -43,9 +43,9 @@ from reference.contract import Case
 from toolchain import simulated_host
 from reference.task import clone_input, generate_input
 
-# Frames that are not the submission's: the harness, the engines, the toolchain, torch.
+# Frames that are not the submission's: the harness, the predictor, the engines, the toolchain, torch.
 _NOT_THE_SUBMISSION = tuple(str(Path(__file__).resolve().parents[1] / part)
-                            for part in ("eval", "emulator", "isa_engine", "toolchain", "reference"))
+                            for part in ("eval", "predictor", "engines", "toolchain", "reference"))
 _NOT_THE_SUBMISSION += (str(Path(torch.__file__).parent),)
 BUILD_SEED = 2 ** 31 + 7  # the build pass's throwaway input: no published or secret seed is this
 # NOTE: bound before any submission is imported: replacing Snapshot.verify on its class
@@ -379,7 +379,7 @@ class Stage:
         """The predicted time of the call the mode times: benchmark repeats on the input of
         the first (untimed) call, leaderboard on a fresh input each time. Deterministic, so
         one timed call stands for the repeat loop."""
-        from eval.predict import predict
+        from predictor import predict
 
         data = self.input_of(case)
         predict(lambda: self.kernel(data))  # the untimed first call: per-input work happens here
@@ -390,7 +390,7 @@ class Stage:
         return prediction
 
     def run_predicted(self) -> None:
-        from eval.predict.scratch import use_once_note
+        from predictor.scratch import use_once_note
 
         noted: set[str] = set()
         for slot, (_, case) in enumerate(self.cases):
@@ -432,7 +432,7 @@ class Stage:
             self.guarded(slot, body)
 
     def run_predicted_profile(self) -> None:
-        from eval.predict.profile import format_profile
+        from predictor.profile import format_profile
 
         for slot, (_, case) in enumerate(self.cases):
             self.send("progress", text=f"profile {slot + 1}/{len(self.cases)}: {case.spec} (predicting)")

@@ -75,7 +75,7 @@ VARIANTS = tuple(_TILES)
 
 def instances(variant: str, tiles: list[str] | None = None) -> list[Config]:
     """The compiled tiles of one variant (split_k = 1): its packed ones, or `tiles` (e.g.
-    "bm256_bn128_bk128_w4x2") for a build that tries others (eval/predict's tuning)."""
+    "bm256_bn128_bk128_w4x2") for a build that tries others (the predictor's tuning, predictor/tune.py)."""
     return [Config.parse(variant, tile + "_sk1") for tile in (tiles or _TILES[variant])]
 
 

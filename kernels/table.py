@@ -1,7 +1,7 @@
 """The per-shape table: which config runs each published shape, keyed by canonical names.
 
 One row per shape (m, n, k) of the 18 benchmarks and 11 tests; any other shape takes the
-general path (kernels/select.py). Rows are the predictor's picks (eval/predict: the lowest
+general path (kernels/select.py). Rows are the predictor's picks (predictor/: the lowest
 predicted leaderboard time, not measured); regenerate them with the command beside each.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from kernels.config import Config
 SHAPE_TABLE: dict[str, dict[tuple[int, int, int], str]] = {
     "v0_naive": {},
     "v1_lds_mfma": {},
-    "v2_swizzle_splitk": {  # `python -m eval.predict.tune --variant v2_swizzle_splitk`
+    "v2_swizzle_splitk": {  # `python -m predictor.tune --variant v2_swizzle_splitk`
         (1024, 1536, 7168): "bm128_bn128_bk128_w2x4_sk3",  # predicted 54.6 us
         (1024, 3072, 1536): "bm128_bn128_bk128_w2x4_sk3",  # predicted 36.4 us
         (1024, 576, 7168): "bm128_bn128_bk128_w2x4_sk6",  # predicted 37.1 us
@@ -42,7 +42,7 @@ SHAPE_TABLE: dict[str, dict[tuple[int, int, int], str]] = {
         (512, 4096, 512): "bm128_bn128_bk128_w2x4_sk2",  # predicted 21.0 us
         (512, 1536, 7168): "bm128_bn128_bk128_w2x4_sk6",  # predicted 36.9 us
     },
-    "v3_twoblock_xcd": {  # `python -m eval.predict.tune --variant v3_twoblock_xcd`
+    "v3_twoblock_xcd": {  # `python -m predictor.tune --variant v3_twoblock_xcd`
         (1024, 1536, 7168): "bm128_bn128_bk128_w2x2_sk6",  # predicted 52.8 us
         (1024, 3072, 1536): "bm128_bn128_bk128_w2x2_sk3",  # predicted 33.7 us
         (1024, 576, 7168): "bm128_bn128_bk128_w2x2_sk8",  # predicted 43.9 us

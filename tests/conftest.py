@@ -21,10 +21,10 @@ QUICK = (
     "tests/machine/",
     "tests/harness/test_check.py", "tests/harness/test_contract.py", "tests/harness/test_verdict.py",
     "tests/harness/test_preflight.py", "tests/harness/test_reference.py", "tests/harness/test_timing.py",
-    "tests/isa_engine/test_core.py::test_decoder_agrees_with_llvm_objdump",
-    "tests/isa_engine/test_core.py::test_fp8_decode_matches_the_spec_table",
-    "tests/predict/test_timing_model.py", "tests/predict/test_calibrate.py", "tests/predict/test_calibration_file.py",
-    "tests/predict/test_tune.py", "tests/predict/test_scratch_note.py",
+    "tests/engines/isa/test_core.py::test_decoder_agrees_with_llvm_objdump",
+    "tests/engines/isa/test_core.py::test_fp8_decode_matches_the_spec_table",
+    "tests/predictor/test_timing_model.py", "tests/predictor/test_calibrate.py",
+    "tests/predictor/test_calibration_file.py", "tests/predictor/test_tune.py", "tests/predictor/test_scratch_note.py",
     "tests/kernels/test_pack.py", "tests/test_layers.py", "tests/test_docs_commands.py",
 )
 
@@ -34,13 +34,15 @@ QUICK = (
 # --no-loadscope-reorder), so these start first and no long file is left running alone at the end.
 # Measured in a fresh clone's run on 2 cores; a file missing here only runs later.
 LONGEST_FIRST = (
-    "tests/submissions/test_corpus.py", "tests/isa/test_styles.py", "tests/submissions/test_corpus_failures.py",
-    "tests/isa_engine/test_core.py", "tests/predict/test_timing_model.py", "tests/kernels/test_sweep.py", "tests/emulator/test_real_submission_constructs.py",
-    "tests/emulator/test_end_to_end.py", "tests/isa_engine/test_load_inline.py", "tests/kernels/test_emulated.py",
-    "tests/isa/test_gate.py", "tests/isa_engine/test_submission_engines.py", "tests/emulator/test_asan.py",
-    "tests/harness/test_run_cli.py", "tests/isa/test_hipify.py", "tests/harness/test_runner_style.py",
-    "tests/isa/test_rocm_headers.py", "tests/isa_engine/test_host_engines.py", "tests/harness/test_must_fail.py",
-    "tests/isa_engine/test_runtime.py", "tests/emulator/test_real_world.py",
+    "tests/submissions/test_corpus.py", "tests/reports/offline/test_styles.py",
+    "tests/submissions/test_corpus_failures.py", "tests/engines/isa/test_core.py", "tests/predictor/test_timing_model.py",
+    "tests/kernels/test_sweep.py", "tests/engines/source/test_real_submission_constructs.py",
+    "tests/engines/source/test_end_to_end.py", "tests/engines/isa/test_load_inline.py", "tests/kernels/test_emulated.py",
+    "tests/reports/offline/test_gate.py", "tests/engines/isa/test_submission_engines.py",
+    "tests/engines/source/test_asan.py", "tests/harness/test_run_cli.py", "tests/reports/offline/test_hipify.py",
+    "tests/harness/test_runner_style.py", "tests/reports/offline/test_rocm_headers.py",
+    "tests/engines/isa/test_host_engines.py", "tests/harness/test_must_fail.py", "tests/engines/isa/test_runtime.py",
+    "tests/engines/source/test_real_world.py",
 )
 
 
@@ -70,5 +72,5 @@ def one_source_schedule(monkeypatch):
     what a kernel computes (the engines compared, the test submissions' cases): by default it
     also reruns a function's first call in reversed wave order to catch races, which doubles or
     triples their time; that check has tests of its own (the corpus's lds_race under the default,
-    tests/emulator/test_faults.py) and runs in the harness's and the packed variants' tests."""
+    tests/engines/source/test_faults.py) and runs in the harness's and the packed variants' tests."""
     monkeypatch.setenv("EMU_SCHEDULES", "1")

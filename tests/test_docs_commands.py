@@ -60,8 +60,8 @@ def parse_only(monkeypatch):
 def test_the_pages_show_commands_and_every_program_is_covered():
     commands = [command for _, command in shown_commands()]
     assert len(commands) >= 20, commands
-    for program in ("eval/run.py", "eval/compare.py", "eval.batch", "eval.isa", "eval.predict.calibrate",
-                    "eval.validation", "eval.predict.microbench", "isa_engine.device_code"):
+    for program in ("eval/run.py", "reports/compare.py", "eval.batch", "reports.offline", "predictor.calibrate",
+                    "reports.validation", "predictor.microbench", "engines.isa.device_code"):
         assert any(program in command for command in commands), program
     assert RUN_WHOLE <= set(commands)
 

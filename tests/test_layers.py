@@ -13,18 +13,18 @@ REPO = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("contract", ("reference", "machine")),
     ("toolchain", ("toolchain",)),
-    ("engines", ("emulator", "isa_engine")),
+    ("engines", ("engines",)),
     ("kernels", ("kernels",)),
-    ("predictor", ("eval.predict",)),
-    # eval.predict.bench times the predictor through the harness's own command line.
-    ("harness", ("eval", "eval.predict.bench")),
-    ("reports", ("eval.isa", "eval.compare", "eval.plots", "eval.validation")),
+    ("predictor", ("predictor",)),
+    # eval.predicted_bench times the predictor through the harness's own command line.
+    ("harness", ("eval", "eval.predicted_bench")),
+    ("reports", ("reports",)),
 ]
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 PACKAGES = {package: name for name, packages in LAYERS for package in packages}
 # Beside "the same layer or a lower one": the engines stand side by side behind one interface,
 # and the harness reaches our kernels only through a submission file.
-FORBIDDEN_PACKAGES = {("emulator", "isa_engine"), ("isa_engine", "emulator")}
+FORBIDDEN_PACKAGES = {("engines.source", "engines.isa"), ("engines.isa", "engines.source")}
 FORBIDDEN_LAYERS = {("harness", "kernels")}
 NOT_IMPORTED = ("tests",)  # nothing outside the tests imports them
 
@@ -77,7 +77,7 @@ def violation(module: str, target: str) -> str | None:
         return None  # not ours (the standard library, torch, ...)
     if RANK[destination] > RANK[source]:
         return f"{destination} sits above {source}"
-    if (module.split(".")[0], target.split(".")[0]) in FORBIDDEN_PACKAGES:
+    if (".".join(module.split(".")[:2]), ".".join(target.split(".")[:2])) in FORBIDDEN_PACKAGES:
         return "the engines never import each other"
     if (source, destination) in FORBIDDEN_LAYERS:
         return "the harness reaches our kernels only through a submission file"
@@ -91,7 +91,7 @@ def project_modules() -> list[Path]:
 
 def test_every_module_is_in_a_layer():
     assert all(layer_of(module_name(path)) for path in project_modules())
-    assert layer_of("eval.isa.asm") == "reports" and layer_of("eval.predict.sweep") == "predictor"
+    assert layer_of("reports.offline.asm") == "reports" and layer_of("predictor.sweep") == "predictor"
     assert layer_of("eval.worker") == "harness" and layer_of("reference.runner_env.utils") == "contract"
 
 
@@ -107,7 +107,7 @@ def test_imports_run_down_the_layers():
 
 
 def test_a_package_spanning_layers_imports_nothing_of_ours_at_its_top():
-    # Importing eval.predict runs eval/__init__.py first: were it to import the harness, the
+    # Importing predictor runs eval/__init__.py first: were it to import the harness, the
     # predictor would load the layer above it.
     source = (REPO / "eval" / "__init__.py").read_text()
     assert not [target for _, target in imports(source, "eval", True) if layer_of(target)]
@@ -116,14 +116,14 @@ def test_a_package_spanning_layers_imports_nothing_of_ours_at_its_top():
 @pytest.mark.parametrize("module, source, allowed", [
     ("toolchain.capture", "def f():\n    from eval import simulated_host\n", False),
     ("toolchain.capture", "import importlib\nimportlib.import_module('eval.worker')\n", False),
-    ("isa_engine.loader", "from emulator.schedules import tensors_of\n", False),
+    ("engines.isa.loader", "from engines.source.schedules import tensors_of\n", False),
     ("eval.run", "from kernels import pack\n", False),
-    ("eval.predict.tune", "from eval import worker\n", False),
-    ("kernels.pack", "from tests.isa_engine import harness\n", False),
-    ("isa_engine.build", "from toolchain import hipcc\nfrom . import bundle\n", True),
-    ("eval.worker", "from eval import predict\nfrom toolchain import simulated_host\n", True),
-    ("eval.isa", "from kernels import instances\nfrom eval import report\n", True),
-    ("kernels.emulate", "import emulator\n", True),
+    ("predictor.tune", "from eval import worker\n", False),
+    ("kernels.pack", "from tests.engines.isa import harness\n", False),
+    ("engines.isa.build", "from toolchain import hipcc\nfrom . import bundle\n", True),
+    ("eval.worker", "from predictor import predict\nfrom toolchain import simulated_host\n", True),
+    ("reports.offline", "from kernels import instances\nfrom eval import report\n", True),
+    ("kernels.emulate", "import engines.source\n", True),
 ])
 def test_the_rules_tell_an_upward_import_from_a_downward_one(module, source, allowed):
     found = [violation(module, target) for _, target in imports(source, module, False)]

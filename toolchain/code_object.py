@@ -5,9 +5,9 @@ object's metadata note, read from the ELF file itself (no engine involved).
     for kernel in kernels(Path("hip.gfx942.co")):
         kernel.name, kernel.unified_vgprs, kernel.lds_bytes, kernel.sgprs
 
-Used to check the ISA engine's occupancy against what the descriptor says (eval.predict.calibrate
---launches); the engine reads the same bytes in C++ (isa_engine/core/code_object.cpp).
-`check_gfx942` reads the ELF header of one brought from another compiler (isa_engine/device_code.py).
+Used to check the ISA engine's occupancy against what the descriptor says (predictor.calibrate
+--launches); the engine reads the same bytes in C++ (engines/isa/core/code_object.cpp).
+`check_gfx942` reads the ELF header of one brought from another compiler (engines/isa/device_code.py).
 """
 from __future__ import annotations
 

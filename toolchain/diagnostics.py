@@ -28,7 +28,7 @@ def system_prefixes() -> tuple[str, ...]:
     ROCm, Python's packages such as torch) and the headers of our toolchain and engines. The
     one definition: the engines' failure lines (the ISA engine's core is handed it) use it too."""
     paths = sysconfig.get_paths()
-    ours = [INCLUDE_DIR, REPO_ROOT / "emulator" / "include", REPO_ROOT / "build" / "standins"]
+    ours = [INCLUDE_DIR, REPO_ROOT / "engines" / "source" / "include", REPO_ROOT / "build" / "standins"]
     return ("/usr/", "/opt/rocm", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")},
             *map(str, ours))
 
@@ -124,7 +124,7 @@ def calling_file() -> Path | None:
     import sysconfig
 
     installed = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    skipped = tuple(str(REPO_ROOT / part) for part in ("eval", "emulator", "isa_engine", "toolchain"))
+    skipped = tuple(str(REPO_ROOT / part) for part in ("eval", "predictor", "reports", "engines", "toolchain"))
     skipped += tuple(sorted(installed))
     frame = sys._getframe(1)
     while frame is not None:

@@ -6,7 +6,7 @@ hipcc applies to the gfx942 device compile (offline report, ISA engine): we buil
 only, so the user's arch flags go, and so do host-only tuning and flags that write files of their
 own. `host_flags` keeps what still means something when device code is compiled as host C++ for
 the CPU (the source engine): macros, include folders, warnings. `code_flags` keeps, of a build's
-own flags, what shapes the code once the source is preprocessed (isa_engine/device_code.py).
+own flags, what shapes the code once the source is preprocessed (engines/isa/device_code.py).
 """
 from __future__ import annotations
 

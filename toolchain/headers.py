@@ -134,7 +134,7 @@ def isa_real_dirs() -> list[Path]:
 
 def source_real_dirs() -> list[Path]:
     """Where the source engine's host build finds real headers of ours. It searches its own
-    runtime's headers (emulator/include) before them: those shadow any stand-in of the same name."""
+    runtime's headers (engines/source/include) before them: those shadow any stand-in of the same name."""
     return [TYPES_DIR, STANDIN_DIR]
 
 

@@ -29,7 +29,7 @@ _LOCK = threading.Lock()
 @contextlib.contextmanager
 def _quiet(module):
     """Silence `module`'s own print calls only: redirecting sys.stderr would also swallow the
-    progress lines other threads of `python -m eval.isa` print meanwhile."""
+    progress lines other threads of `python -m reports.offline` print meanwhile."""
     module.print = lambda *args, **kwargs: None  # a module global shadows the builtin
     try:
         yield

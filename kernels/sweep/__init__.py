@@ -138,7 +138,7 @@ def submission(configs: list[SweepConfig]) -> str:
 
 def load(configs: list[SweepConfig], load_inline: Callable, directory: Path = BUILD_DIR) -> ModuleType:
     """The submission of `configs` imported with `load_inline` (an engine's drop-in, e.g.
-    emulator.load_inline or isa_engine.load_inline) building it. The file is written under
+    engines.source.load_inline or engines.isa.load_inline) building it. The file is written under
     `directory` with its content hash in its name: the ISA engine's build cache keys on the
     submission's path (its #line directives), so one path per content keeps builds cached."""
     import torch.utils.cpp_extension

@@ -1,5 +1,5 @@
 """python -m kernels.sweep [--list] [--out PATH] [NAME ...]: list the sweep's configurations or
-write a submission-style module of them (all by default) for eval/run.py or python -m eval.isa."""
+write a submission-style module of them (all by default) for eval/run.py or python -m reports.offline."""
 from __future__ import annotations
 
 import argparse

@@ -148,7 +148,7 @@ def test_a_predicted_time_is_never_marked_ok_nor_as_a_cpu_run():
 
 
 def test_a_chart_reads_gaps_as_they_are_and_names_the_speedups():
-    from eval.plots import figure
+    from reports.plots import figure
 
     group, table = groups(frame_from_rows(two_submissions()))[0]
     fig = figure(group, pivot(table))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from eval.compare import main
+from reports.compare import main
 from eval.comparison import groups, pivot
-from eval.plots import figure
+from reports.plots import figure
 from eval.report import COLUMNS, frame_from_rows, write_rows
 from tests.compare.rows import DEVICE, SHAPES, row, two_submissions
 
@@ -44,7 +44,7 @@ def test_one_png_per_group_titled_with_device_and_method(tmp_path, capsys):
         f"mode=leaderboard method=leaderboard device={DEVICE} engine=gpu")
     predicted = titles["leaderboard_predicted_NVIDIA-H200_gpu.png"]
     assert "method=predicted" in predicted
-    assert "PREDICTED MI300X times (eval/predict), not measured" in predicted
+    assert "PREDICTED MI300X times (predictor/), not measured" in predicted
     assert "device=cpu engine=source [run on the CPU" in titles["benchmark_leaderboard_cpu_source.png"]
     printed = capsys.readouterr().out
     assert "1 dropped" in printed and "4 tables" in printed
@@ -118,12 +118,12 @@ def test_untimed_rows_exit_code(tmp_path, capsys):
 
 
 def test_script_entry_point(tmp_path):
-    """`python eval/compare.py` works from any directory without an install."""
+    """`python reports/compare.py` works from any directory without an install."""
     paths = split_csvs(tmp_path, two_submissions())
-    ok = subprocess.run([sys.executable, str(REPO / "eval" / "compare.py"), *paths],
+    ok = subprocess.run([sys.executable, str(REPO / "reports" / "compare.py"), *paths],
                         capture_output=True, text=True, cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     assert "geomean" in ok.stdout
-    bad = subprocess.run([sys.executable, str(REPO / "eval" / "compare.py"), "absent.csv"],
+    bad = subprocess.run([sys.executable, str(REPO / "reports" / "compare.py"), "absent.csv"],
                          capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and "no such file" in bad.stderr

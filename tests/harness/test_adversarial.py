@@ -89,8 +89,8 @@ CASES = [
 
 
 def _checkout_digest() -> str:
-    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "eval", "reference"], capture_output=True,
-                             text=True, check=True).stdout.split()
+    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "eval", "predictor", "reports", "reference"],
+                             capture_output=True, text=True, check=True).stdout.split()
     digest = hashlib.sha256()
     for name in tracked:
         digest.update(name.encode() + (REPO / name).read_bytes())

@@ -227,7 +227,7 @@ def test_popcorn_lines_of_a_timed_case_give_its_statistics_in_ns(run_leaderboard
 
 
 def test_the_engines_are_told_when_to_stop_a_launch_before_the_stage_is_killed(run_leaderboard, tmp_path):
-    # what the worker's engines read (tests/emulator/test_faults.py and tests/isa_engine/test_load_inline.py
+    # what the worker's engines read (tests/engines/source/test_faults.py and tests/engines/isa/test_load_inline.py
     # hold each engine to it): no progress for 2 minutes, or the stage's limit a few seconds away
     told = tmp_path / "told.py"
     told.write_text("import os, time\n\ndef custom_kernel(data):\n"

@@ -2,7 +2,7 @@
 
 Covers shapes off the ranked grid (m, n not multiples of 16, split-K forced on ragged tiles) for
 every variant and a benchmark sample for the tuned one; its 11 published test cases run in
-tests/isa_engine/test_submission_engines.py, on both engines through the packed submission.py.
+tests/engines/isa/test_submission_engines.py, on both engines through the packed submission.py.
 The 18 benchmark cases are slow: `python -m kernels.emulate --cases benchmarks`.
 """
 import functools
@@ -13,7 +13,7 @@ from kernels import config, pack
 from kernels.emulate import load_packed, run_case
 from reference import contract
 
-pytest.importorskip("emulator")
+pytest.importorskip("engines.source")
 
 TUNED = pack.TARGETS["submission.py"]  # the variant submission.py packs
 # (m, n, k): a single element, ragged rows and columns, a partial last b_scale block
@@ -22,7 +22,7 @@ OFF_GRID = [(1, 1, 128), (33, 130, 384), (100, 200, 256), (80, 272, 640)]
 
 @functools.lru_cache(maxsize=None)
 def packed(variant):
-    return load_packed(variant)  # the build tests/isa_engine/test_core.py's comparison uses too
+    return load_packed(variant)  # the build tests/engines/isa/test_core.py's comparison uses too
 
 
 # a cheap benchmark sample: the n=576 case (64-row tile, split-K 6) and the k=256 case

@@ -63,7 +63,7 @@ def test_the_representative_set_covers_every_axis():
 # ---- compiled for gfx942 ----------------------------------------------------------------------
 @needs_clang
 def test_every_configuration_compiles_without_spills():
-    from eval.isa import report
+    from reports.offline import report
 
     kernels = report(sweep.SOURCE)  # one clang invocation, every configuration instantiated
     by_args = {re.sub(r"\D+", ",", k.name.split("SweepConfig<")[1]).strip(","): k for k in kernels}
@@ -79,10 +79,10 @@ def test_every_configuration_compiles_without_spills():
 
 # ---- both engines ------------------------------------------------------------------------------
 def _engines(configs) -> dict:
-    import emulator
-    import isa_engine
+    import engines.source
+    import engines.isa
 
-    return {"source": sweep.load(configs, emulator.load_inline), "isa": sweep.load(configs, isa_engine.load_inline)}
+    return {"source": sweep.load(configs, engines.source.load_inline), "isa": sweep.load(configs, engines.isa.load_inline)}
 
 
 def _check_on_both_engines(modules, index: int, case: contract.Case) -> None:
@@ -123,9 +123,9 @@ def test_a_shape_off_the_16_row_grid_is_refused_clearly(representative):
 
 @needs_clang
 def test_a_configuration_is_predicted(representative):
-    """eval.predict.family predicts one configuration of a built module (the lead's test extends
+    """predictor.family predicts one configuration of a built module (the lead's test extends
     this to every configuration once the engine's occupancy fixes land)."""
-    from eval.predict import family as predicted
+    from predictor import family as predicted
 
     index = next(i for i, cfg in enumerate(sweep.REPRESENTATIVE) if cfg.threads == 512)
     prediction = predicted.predict_config(representative["isa"], index, 512, 4096, 512)
@@ -150,7 +150,7 @@ def test_every_configuration_passes_the_test_cases_on_both_engines(every_configu
 @pytest.mark.parametrize("index", range(len(sweep.CONFIGS)), ids=[cfg.name for cfg in sweep.CONFIGS])
 def test_every_configuration_is_predicted_without_a_refusal(every_configuration, index):
     """AGPR-heavy and one-wave configurations launch on the timing model as on an MI300X."""
-    from eval.predict import family as predicted
+    from predictor import family as predicted
 
     prediction = predicted.predict_config(every_configuration["isa"], index, 1024, 1536, 7168)
     (kernel,) = prediction.kernels

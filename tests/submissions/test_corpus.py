@@ -3,7 +3,7 @@
 Each file here is an independent amd-fp8-mm submission packaged the way competitors package
 theirs; CORPUS names the style each one stands for. They run as the CPU worker runs them: in
 a fresh process on the simulated MI300X host (toolchain/simulated_host.py), with the runner's
-`task` module importable and load_inline routed to the emulator (`python -m emulator.bench
+`task` module importable and load_inline routed to the emulator (`python -m engines.source.bench
 --submission`), and through the harness CLI.
 """
 import json
@@ -41,7 +41,7 @@ CI_CASES = "0,4"  # 64x64x128 and 96x7168x256: every code path, a few seconds ea
 
 
 def run_emulated(name: str, cases: str | None) -> list[dict]:
-    argv = [sys.executable, "-m", "emulator.bench", "--submission", str(HERE / f"{name}.py"), "--json"]
+    argv = [sys.executable, "-m", "engines.source.bench", "--submission", str(HERE / f"{name}.py"), "--json"]
     proc = subprocess.run(argv + (["--cases", cases] if cases else []), cwd=ROOT, capture_output=True, text=True,
                           timeout=1800)
     rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]

@@ -1,7 +1,7 @@
 // gfx942's number formats, converted in one place for every build: the stand-in fp8 and bf16
 // types (hip/amd_detail/amd_hip_fp8.h, amd_hip_bf16.h: the offline report, both engines), the
-// emulator's builtins (emulator/include/emu/numeric.h) and the ISA engine's instructions
-// (isa_engine/core/numeric.h). Plain C++ with clang builtins, constexpr, no includes: it
+// emulator's builtins (engines/source/include/emu/numeric.h) and the ISA engine's instructions
+// (engines/isa/core/numeric.h). Plain C++ with clang builtins, constexpr, no includes: it
 // compiles as HIP device code, as host C++ and in the engines' own builds.
 //
 // NOTE: gfx942 uses the FNUZ fp8 formats: fp8 = e4m3 bias 8 (max 240), bf8 = e5m2 bias 16

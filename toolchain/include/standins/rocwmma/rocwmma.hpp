@@ -1,6 +1,6 @@
 // Stand-in for <rocwmma/rocwmma.hpp>: the subset of rocWMMA's API that GEMM kernels use, written
 // for this project from rocWMMA's public API documentation and built on the gfx942 MFMA builtins.
-// It is not AMD's library; the offline report (python -m eval.isa) says when it was compiled.
+// It is not AMD's library; the offline report (python -m reports.offline) says when it was compiled.
 //
 // Supported: fragment<matrix_a | matrix_b | accumulator, M, N, K, T, row_major | col_major | void>
 // with M == N in {16, 32}, fill_fragment, load_matrix_sync, store_matrix_sync, mma_sync,

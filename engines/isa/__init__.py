@@ -1,0 +1,35 @@
+"""The ISA engine: runs the gfx942 machine code clang emits for a HIP submission on the CPU.
+
+    import engines.isa
+    module = engines.isa.load_inline(name, cpp_sources, cuda_sources, functions=[...], ...)
+
+`load_inline` takes torch's arguments and builds as the ROCm runner does (engines.isa.build);
+the extension's host code runs natively against our HIP runtime for a simulated MI300X
+(engines/isa/runtime/), whose launches run on the instruction-level core (engines/isa/core/).
+"""
+from engines.isa.build import load_inline
+from engines.isa.errors import IsaBuildError, IsaError, IsaFault
+
+__all__ = ["load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
+
+
+def set_strict(on: bool) -> None:
+    """Strict mode: the engine's diagnostics (engines/isa/diagnostics.py) fault instead of being
+    printed. Applies to runtimes loaded now and later in this process."""
+    import os
+
+    from engines.isa import loader
+
+    os.environ["ISA_ENGINE_STRICT"] = "1" if on else "0"
+    for lib in loader.LOADED:
+        lib.isa_rt_set_strict(int(on))
+
+
+def set_device_code(folder: str) -> None:
+    """Builds in this process and the processes it starts take `folder`/<module>.co, compiled by
+    another compiler (engines/isa/device_code.py), instead of compiling their device code."""
+    import os
+
+    from engines.isa import device_code
+
+    os.environ[device_code.ENV] = os.path.abspath(folder)

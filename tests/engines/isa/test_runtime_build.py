@@ -1,0 +1,98 @@
+"""The ISA engine's build of load_inline arguments (fast: no compile)."""
+from __future__ import annotations
+
+import pytest
+
+from engines.isa import bundle
+from engines.isa.build import build, extension
+from engines.isa.errors import IsaBuildError
+
+
+def test_bundle_holds_an_empty_host_entry_and_the_code_object():
+    code = b"\x7fELF" + bytes(range(256)) * 20
+    data = bundle.write_bundle({"gfx942": code})
+    entries = bundle.read_bundle(data)
+    assert data.index(code) % bundle.ALIGNMENT == 0
+    assert entries == {"host-x86_64-unknown-linux-gnu-": b"", "hipv4-amdgcn-amd-amdhsa--gfx942": code}
+
+
+def test_hip_flags_are_the_runners():
+    ext = extension("probe", "int f();", "__global__ void k() {}", ["f"], extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"])
+    assert ext.hip_flags.count("--offload-arch=gfx942") == 1
+    assert "-O3" in ext.hip_flags and "-DUSE_ROCM=1" in ext.hip_flags and "-fno-gpu-rdc" in ext.hip_flags
+    assert 'm.def("f", torch::wrap_pybind_function(f), "f");' in ext.main_cpp
+    assert ext.main_cpp.startswith("#include <torch/extension.h>")
+
+
+def test_an_explicit_optimisation_level_replaces_hipccs_default():
+    ext = extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["-O1"])
+    assert "-O1" in ext.hip_flags and "-O3" not in ext.hip_flags
+
+
+def test_the_arch_is_added_when_the_flags_name_none():
+    assert "--offload-arch=gfx942" in extension("probe", "", "__global__ void k() {}").hip_flags
+
+
+def test_the_users_arch_is_replaced_by_gfx942():
+    flags = extension("probe", "", "__global__ void k() {}", extra_cuda_cflags=["--offload-arch=gfx90a"]).hip_flags
+    assert "--offload-arch=gfx942" in flags and "--offload-arch=gfx90a" not in flags
+
+
+def test_cuda_sources_are_hipified_behind_load_inlines_prelude():
+    ext = extension("probe", "", "__global__ void k(float* p) {}\nvoid f(float* p) { cudaMemset(p, 0, 4); }")
+    assert "hipMemset(p, 0, 4)" in ext.hip and "cudaMemset" not in ext.hip
+    assert ext.hip.index("#include <torch/types.h>") < ext.hip.index("__global__")
+
+
+def test_no_implicit_headers_leaves_the_sources_alone():
+    ext = extension("probe", "int f();", None, no_implicit_headers=True)
+    assert ext.hip is None and "#include <torch/extension.h>" not in ext.main_cpp
+
+
+def test_a_compile_error_names_the_submissions_own_line(tmp_path):
+    submission = tmp_path / "submission.py"
+    submission.write_text('SOURCE = """\n__global__ void k(float* p) {\n  p[0] = undeclared;\n}\n"""\n')
+    ext = extension("probe", "", ['\n__global__ void k(float* p) {\n  p[0] = undeclared;\n}\n'], origin=submission,
+                    build_directory=tmp_path / "build")
+    with pytest.raises(IsaBuildError, match=f"{submission.name}:3:10: error: .*undeclared"):  # the failed row leads with it
+        build(ext, tmp_path / "libisa_hip-unused.so")
+
+
+def test_processes_building_the_same_extension_take_turns(tmp_path):
+    """A second build of the same inputs waits for the first instead of writing beside it."""
+    import threading
+    import time
+
+    from toolchain.lock import exclusive
+
+    order = []
+
+    def hold(label: str, seconds: float):
+        with exclusive(tmp_path / "ext"):
+            order.append(f"{label} in")
+            time.sleep(seconds)
+            order.append(f"{label} out")
+
+    first = threading.Thread(target=hold, args=("first", 0.3))
+    first.start()
+    time.sleep(0.1)
+    hold("second", 0)
+    first.join()
+    assert order == ["first in", "first out", "second in", "second out"]
+
+
+def test_a_call_through_an_installed_package_is_attributed_to_its_caller():
+    """load_inline reached through a task runner (Ray, in predictor) names no file of that
+    package as the submission: its #line directives, and so the build's cache key, stay put."""
+    import sysconfig
+    from pathlib import Path
+
+    import yaml
+
+    from toolchain.diagnostics import calling_file as caller_file
+
+    installed = Path(yaml.__file__)
+    assert str(installed).startswith(sysconfig.get_path("purelib"))
+    scope: dict = {"caller_file": caller_file}
+    exec(compile("def through_package():\n    return caller_file()\n", str(installed), "exec"), scope)
+    assert scope["through_package"]() == Path(__file__)
