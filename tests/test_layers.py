@@ -9,29 +9,34 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Lowest first. A module belongs to the layer of its longest matching package or module.
+# Lowest first: each layer and its top-level folders; a module is in the layer of its folder.
 LAYERS = [
     ("contract", ("reference", "machine")),
     ("toolchain", ("toolchain",)),
     ("engines", ("engines",)),
     ("kernels", ("kernels",)),
     ("predictor", ("predictor",)),
-    # eval.predicted_bench times the predictor through the harness's own command line.
-    ("harness", ("eval", "eval.predicted_bench")),
+    ("harness", ("eval",)),
     ("reports", ("reports",)),
 ]
 RANK = {name: rank for rank, (name, _) in enumerate(LAYERS)}
 PACKAGES = {package: name for name, packages in LAYERS for package in packages}
-# Beside "the same layer or a lower one": the engines stand side by side behind one interface,
-# and the harness reaches our kernels only through a submission file.
-FORBIDDEN_PACKAGES = {("engines.source", "engines.isa"), ("engines.isa", "engines.source")}
+# Beside "the same layer or a lower one": the engines stand side by side behind one interface
+# (compared by the first two parts of a module's name), and the harness reaches our kernels only
+# through a submission file.
+ENGINES = ("engines.source", "engines.isa")
+FORBIDDEN_PACKAGES = {(a, b) for a in ENGINES for b in ENGINES if a != b}
 FORBIDDEN_LAYERS = {("harness", "kernels")}
 NOT_IMPORTED = ("tests",)  # nothing outside the tests imports them
 
 
 def layer_of(module: str) -> str | None:
-    matches = [package for package in PACKAGES if module == package or module.startswith(package + ".")]
-    return PACKAGES[max(matches, key=len)] if matches else None
+    return PACKAGES.get(module.split(".")[0])
+
+
+def package_of(module: str) -> str:
+    """The first two parts of a module's name: engines.isa for engines.isa.build."""
+    return ".".join(module.split(".")[:2])
 
 
 def module_name(path: Path) -> str:
@@ -77,7 +82,7 @@ def violation(module: str, target: str) -> str | None:
         return None  # not ours (the standard library, torch, ...)
     if RANK[destination] > RANK[source]:
         return f"{destination} sits above {source}"
-    if (".".join(module.split(".")[:2]), ".".join(target.split(".")[:2])) in FORBIDDEN_PACKAGES:
+    if (package_of(module), package_of(target)) in FORBIDDEN_PACKAGES:
         return "the engines never import each other"
     if (source, destination) in FORBIDDEN_LAYERS:
         return "the harness reaches our kernels only through a submission file"
@@ -85,14 +90,25 @@ def violation(module: str, target: str) -> str | None:
 
 
 def project_modules() -> list[Path]:
-    roots = {package.split(".")[0] for package in PACKAGES}
-    return sorted(path for root in roots for path in (REPO / root).rglob("*.py") if "__pycache__" not in path.parts)
+    return sorted(path for root in PACKAGES for path in (REPO / root).rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def top_level_packages() -> list[str]:
+    """The repository's top-level Python packages: its folders with an __init__.py."""
+    return sorted(path.name for path in REPO.iterdir() if (path / "__init__.py").is_file())
+
+
+def test_every_top_level_package_is_in_exactly_one_layer():
+    listed = [package for _, packages in LAYERS for package in packages]
+    assert all("." not in package for package in listed), "a layer lists whole top-level folders"
+    assert sorted(listed) == top_level_packages(), "each top-level package in exactly one layer"
 
 
 def test_every_module_is_in_a_layer():
     assert all(layer_of(module_name(path)) for path in project_modules())
     assert layer_of("reports.offline.asm") == "reports" and layer_of("predictor.sweep") == "predictor"
-    assert layer_of("eval.worker") == "harness" and layer_of("reference.runner_env.utils") == "contract"
+    assert layer_of("eval.worker") == "harness" and layer_of("eval.predicted_bench") == "harness"
+    assert layer_of("engines.isa.core") == "engines" and layer_of("reference.runner_env.utils") == "contract"
 
 
 def test_imports_run_down_the_layers():
@@ -106,23 +122,27 @@ def test_imports_run_down_the_layers():
     assert not wrong, "imports against the layers (docs/architecture.md):\n" + "\n".join(wrong)
 
 
-def test_a_package_spanning_layers_imports_nothing_of_ours_at_its_top():
-    # Importing predictor runs eval/__init__.py first: were it to import the harness, the
-    # predictor would load the layer above it.
-    source = (REPO / "eval" / "__init__.py").read_text()
-    assert not [target for _, target in imports(source, "eval", True) if layer_of(target)]
+def test_the_engines_package_imports_no_engine_at_its_top():
+    # Importing engines.isa runs engines/__init__.py first: were it to import the source engine,
+    # one engine would load the other.
+    source = (REPO / "engines" / "__init__.py").read_text()
+    assert not [target for _, target in imports(source, "engines", True) if package_of(target) in ENGINES]
 
 
 @pytest.mark.parametrize("module, source, allowed", [
     ("toolchain.capture", "def f():\n    from eval import simulated_host\n", False),
     ("toolchain.capture", "import importlib\nimportlib.import_module('eval.worker')\n", False),
     ("engines.isa.loader", "from engines.source.schedules import tensors_of\n", False),
+    ("engines.source.build", "from engines import isa\n", False),
     ("eval.run", "from kernels import pack\n", False),
     ("predictor.tune", "from eval import worker\n", False),
+    ("predictor.calibrate", "from reports import validation\n", False),
     ("kernels.pack", "from tests.engines.isa import harness\n", False),
     ("engines.isa.build", "from toolchain import hipcc\nfrom . import bundle\n", True),
     ("eval.worker", "from predictor import predict\nfrom toolchain import simulated_host\n", True),
     ("reports.offline", "from kernels import instances\nfrom eval import report\n", True),
+    ("reports.compare", "from eval.comparison import side_by_side\nfrom reports import plots\n", True),
+    ("eval.predicted_bench", "from eval.run import main\nfrom predictor import calibration\n", True),
     ("kernels.emulate", "import engines.source\n", True),
 ])
 def test_the_rules_tell_an_upward_import_from_a_downward_one(module, source, allowed):
