@@ -3,11 +3,12 @@
     import engines.isa
     module = engines.isa.load_inline(name, cpp_sources, cuda_sources, functions=[...], ...)
 
-`load_inline` takes torch's arguments and builds as the ROCm runner does (engines.isa.build);
-the extension's host code runs natively against our HIP runtime for a simulated MI300X
-(engines/isa/runtime/), whose launches run on the instruction-level core (engines/isa/core/).
+`load_inline` (engines.isa.drop_in) takes torch's arguments and builds as the ROCm runner does
+(engines.isa.build); the extension's host code runs natively against our HIP runtime for a
+simulated MI300X (engines/isa/runtime/), whose launches run on the instruction-level core
+(engines/isa/core/).
 """
-from engines.isa.build import load_inline
+from engines.isa.drop_in import load_inline
 from engines.isa.errors import IsaBuildError, IsaError, IsaFault
 
 __all__ = ["load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]

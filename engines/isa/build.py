@@ -1,4 +1,4 @@
-"""load_inline for the ISA engine: the runner's build of a submission, linked to our HIP runtime.
+"""The ISA engine's builds: the runner's build of a submission, linked to our HIP runtime.
 
 The runner (ROCm torch) writes `main.cpp` (torch/extension.h, cpp_sources, the pybind module)
 and `cuda.cu` (load_inline's prelude and cuda_sources), hipifies them, compiles main.cpp with
@@ -19,7 +19,6 @@ compiler made from the same source is bundled in its place, and is part of the k
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import os
@@ -255,10 +254,6 @@ def _compile_hip(ext: Extension, build_dir: Path) -> None:
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     """Builds (or finds in the cache) the extension; returns (.so path, module name). The build
     directory holds the objects, compiled once; each runtime gets its own link of them."""
-    if ext.hip is not None:
-        from engines.isa import device_code  # NOTE: not at the top: `python -m engines.isa.device_code` runs it
-
-        ext = dataclasses.replace(ext, device_code=device_code.replacement(ext.name))
     digest = ext.digest()
     cached_name = f"{ext.name}_isa_{digest}"
     build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name
@@ -314,19 +309,3 @@ def bindings_pch(ext: Extension) -> Path | None:
     flags = [f for f in ext.cpp_flags if not f.startswith("-DTORCH_EXTENSION_NAME=")]
     return precompiled([CLANG, *flags], IMPLICIT_HEADER, DEFAULT_BUILD_ROOT / "pch", "bindings",
                        f"{_headers_digest()[:8]}{torch.__version__}")
-
-
-def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,
-                extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None, extra_include_paths=None,
-                build_directory=None, verbose=False, with_cuda=None, with_sycl=None, is_python_module=True,
-                with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False, no_implicit_headers=False):
-    """Drop-in for torch.utils.cpp_extension.load_inline: builds as the ROCm runner does and
-    returns the module, its kernels running on the ISA engine (a simulated MI300X)."""
-    from engines.isa import loader
-
-    if sycl_sources:
-        raise IsaBuildError("load_inline: sycl_sources cannot run on the ISA engine (HIP only)")
-    ext = extension(name, cpp_sources, cuda_sources, functions, extra_cflags, extra_cuda_cflags, extra_ldflags,
-                    extra_include_paths, build_directory, verbose, with_pytorch_error_handling, no_implicit_headers,
-                    diagnostics.calling_file())
-    return loader.load(ext, runtime_library(), is_python_module)

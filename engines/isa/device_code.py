@@ -28,7 +28,9 @@ from pathlib import Path
 
 import toolchain
 from engines.isa import bundle
+from engines.isa.build import DEVICE_DEBUG_FLAGS, extension, run
 from toolchain import code_object, flags
+from toolchain.hipcc import CLANG, device_lib_dir
 from engines.isa.errors import IsaBuildError
 
 ENV = "ISA_DEVICE_CODE"  # a folder of <module>.co files; set: builds take their device code from it
@@ -105,8 +107,6 @@ def _is_gfx942_entry(name: str) -> bool:
 def export(ext, out: Path) -> Path:
     """Writes `ext`'s device translation unit, preprocessed as its build compiles it, with its flags
     and the folder's compile script; returns the unit's path."""
-    from engines.isa.build import CLANG, DEVICE_DEBUG_FLAGS, run
-    from toolchain.hipcc import device_lib_dir
 
     if ext.hip is None:
         raise DeviceCodeError(f"{ext.name}: no cuda_sources, so no device code to export")
@@ -129,7 +129,6 @@ def export(ext, out: Path) -> Path:
 
 def export_file(path: Path, out: Path) -> list[Path]:
     """Every load_inline call of the Python file `path` (a submission), exported into `out`."""
-    from engines.isa.build import extension
     from toolchain.capture import SourceError, capture
 
     try:

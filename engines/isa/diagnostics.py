@@ -10,6 +10,8 @@ import re
 import sys
 from dataclasses import dataclass
 
+from toolchain.symbols import demangle, short_name
+
 _printed: set[tuple[str, str]] = set()  # (kernel, kind) already printed by this process
 
 
@@ -39,6 +41,21 @@ def take(lib: ctypes.CDLL) -> list[Diagnostic]:
     return rows
 
 
+_MANGLED = re.compile(r"\b_Z[\w.$]+")
+
+
+def readable(message: str) -> str:
+    """Kernel symbols in a fault demangled and shortened to the kernel's name and template
+    arguments (`staged_row_kernel`, `gemm<128, 64>`), never its parameter list."""
+    symbols = sorted(set(_MANGLED.findall(message)))
+    if not symbols:
+        return message
+    for symbol, name in zip(symbols, demangle(symbols)):
+        name = short_name(name)
+        message = message.replace(symbol, name if len(name) <= 80 else name[:76] + " ...")
+    return message
+
+
 _SOURCE_LINE = re.compile(r" at (?:[^\s()]*/)?([^/\s()]+:\d+)(?: \(.*)?$")
 _WHERE = re.compile(r" at (?P<inst>[\w.]+) \(0x[0-9a-f]+\) at (?P<line>[^\s/]+:\d+)$")
 
@@ -48,8 +65,6 @@ def shortened(message: str) -> str:
     then where (file:line, no folder or signature, and the instruction), then what:
     `_Z6kernelPf: what at global_load_dword (0x10) at /work/x.py:28 (kernel(float*))` ->
     `kernel at x.py:28 (global_load_dword): what`."""
-    from engines.isa.loader import readable
-
     text = _SOURCE_LINE.sub(r" at \1", readable(message))
     where = _WHERE.search(text)
     kernel, colon, what = text[:where.start()].partition(": ") if where else ("", "", "")

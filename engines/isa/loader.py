@@ -18,7 +18,7 @@ from engines.isa.errors import IsaBuildError, IsaFault
 from toolchain import host_api
 from toolchain.calls import labelled_tensors
 from toolchain.diagnostics import system_prefixes
-from toolchain.symbols import demangle, short_name
+from toolchain.symbols import demangle
 
 _FAULT_BUFFER = 1 << 16
 LOADED: list[ctypes.CDLL] = []  # every runtime loaded in this process (extensions link their own)
@@ -54,21 +54,6 @@ def note_arguments(lib: ctypes.CDLL, function: str, args, kwargs) -> None:
         if storage.nbytes() == 0 or tensor.device.type != "cpu":
             continue
         lib.isa_rt_note_allocation(storage.data_ptr(), storage.nbytes(), what.encode())
-
-
-_MANGLED = re.compile(r"\b_Z[\w.$]+")
-
-
-def readable(message: str) -> str:
-    """Kernel symbols in a fault demangled and shortened to the kernel's name and template
-    arguments (`staged_row_kernel`, `gemm<128, 64>`), never its parameter list."""
-    symbols = sorted(set(_MANGLED.findall(message)))
-    if not symbols:
-        return message
-    for symbol, name in zip(symbols, demangle(symbols)):
-        name = short_name(name)
-        message = message.replace(symbol, name if len(name) <= 80 else name[:76] + " ...")
-    return message
 
 
 def wrap(lib: ctypes.CDLL, name: str, function):
@@ -114,10 +99,10 @@ def import_extension(path: Path, module_name: str):
     return module
 
 
-def load(ext, runtime_library: Path, is_python_module: bool = True):
-    from engines.isa.build import build
-
-    library, module_name = build(ext, runtime_library)
+def load(library: Path, module_name: str, runtime_library: Path, is_python_module: bool = True):
+    """The built extension `library` (linked to `runtime_library`) imported as module
+    `module_name`, each function wrapped to raise the engine's faults; or, for a library of
+    operators alone, loaded into torch.ops and its path returned."""
     lib = runtime(runtime_library)
     if not is_python_module:
         import torch
@@ -125,7 +110,7 @@ def load(ext, runtime_library: Path, is_python_module: bool = True):
         torch.ops.load_library(str(library))
         return str(library)
     module = import_extension(library, module_name)
-    wrapped = types.ModuleType(ext.name, module.__doc__)
+    wrapped = types.ModuleType(module_name, module.__doc__)
     wrapped.__file__ = str(library)
     for attribute in dir(module):
         value = getattr(module, attribute)

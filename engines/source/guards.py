@@ -21,7 +21,7 @@ import sys
 import torch
 
 from engines.source.errors import EmulatorError
-from engines.source.schedules import source_line
+from engines.source.symbolize import source_line
 from toolchain.calls import labelled_tensors
 
 PAGE = mmap.PAGESIZE

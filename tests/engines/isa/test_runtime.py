@@ -112,6 +112,12 @@ FUNCTIONS = ["launch_config", "launch_into_new_tensor", "launch_fault", "bad_blo
              "device_facts", "memory_streams_events"]
 
 
+def built(ext: build.Extension):
+    """The extension built against the test-double core's runtime and loaded."""
+    runtime = build.runtime_library([DOUBLE])
+    return loader.load(*build.build(ext, runtime), runtime)
+
+
 def probe_extension() -> build.Extension:
     return build.extension("isa_runtime_probe", CPP, HIP, FUNCTIONS, extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"],
                            no_implicit_headers=True)
@@ -120,7 +126,7 @@ def probe_extension() -> build.Extension:
 @pytest.fixture(scope="module")
 def module():
     ext = probe_extension()
-    return loader.load(ext, build.runtime_library([DOUBLE]))
+    return built(ext)
 
 
 def test_a_launch_reaches_the_engine_with_its_configuration(module):
@@ -189,7 +195,7 @@ def test_a_hip_call_the_runtime_lacks_is_named_at_load():
     ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"],
                           no_implicit_headers=True)  # no torch in the HIP source: a build of seconds
     with pytest.raises(IsaBuildError, match=r"\nhipDeviceGetPCIBusId \(HIP runtime\) is not available on the CPU engines"):
-        loader.load(ext, build.runtime_library([DOUBLE]))
+        built(ext)
 
 
 def test_a_runtime_around_another_core_compiles_that_core_alone(tmp_path, capfd):
