@@ -13,9 +13,10 @@ because Debian ships no clang-offload-bundler:
 libisa_hip.so (engines/isa/core + engines/isa/runtime) stands where libamdhip64 would: every
 launch the host code makes runs on the ISA engine. Builds are cached by a hash of their inputs:
 the compiled objects by the sources, flags and headers alone, the linked module by those and the
-runtime, so a change to the engine relinks a cached build instead of compiling it again. With
-ISA_DEVICE_CODE set (device_code.py) the device compile is skipped: the code object another
-compiler made from the same source is bundled in its place, and is part of the key.
+runtime, so a change to the engine relinks a cached build instead of compiling it again. An
+Extension that carries a code object from another compiler (drop_in.py takes it from
+ISA_DEVICE_CODE, device_code.py) skips the device compile: that code object is bundled in its
+place, and is part of the key.
 """
 from __future__ import annotations
 

@@ -28,10 +28,15 @@ def frames(obj: str, offset: int | str) -> list[tuple[str, str, str]]:
     return found
 
 
+def in_user_source(found: list[tuple[str, str, str]]) -> tuple[str, str, str] | None:
+    """The innermost of `frames` in the user's own source: where a header's helper ran is no help."""
+    return next((frame for frame in found if diagnostics.is_user_file(frame[1])), None)
+
+
 def source_line(obj: str, offset: int) -> str | None:
     """`file.py:28`: the innermost frame of that instruction in the user's own source."""
-    user = [(file, line) for _, file, line in frames(obj, offset) if diagnostics.is_user_file(file)]
-    return f"{Path(user[0][0]).name}:{user[0][1]}" if user else None
+    user = in_user_source(frames(obj, offset))
+    return f"{Path(user[1]).name}:{user[2]}" if user else None
 
 
 def symbolized(message: str) -> str:
@@ -47,7 +52,7 @@ def symbolized(message: str) -> str:
             continue  # the C library's memset, say: its own source's line is no help
         found = frames(obj, offset)
         first = first or (found[0] if found else None)
-        user = next((f for f in found if diagnostics.is_user_file(f[1])), None)
+        user = in_user_source(found)
         if user:
             break
     function, file, line = user or first or (None, None, None)
