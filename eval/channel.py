@@ -19,6 +19,8 @@ import pickle
 import torch
 import torch.multiprocessing  # noqa: F401  (registers the reductions that share device tensors)
 
+from reference import contract
+
 _BUILTINS = {"dict", "list", "tuple", "set", "frozenset", "bytes", "bytearray", "str", "int", "float",
              "bool", "complex", "slice"}
 # What torch's reduction of a device tensor pickles, and nothing more.
@@ -40,6 +42,15 @@ class _PlainUnpickler(pickle.Unpickler):
         if module == "torch" and isinstance(getattr(torch, name, None), torch.dtype):
             return getattr(torch, name)
         raise pickle.UnpicklingError(f"a worker message may not contain {module}.{name}")
+
+
+def check_bytes(case) -> int:
+    """The bytes of the tensors one check of `case` carries: a bf16 output and the fp8 inputs
+    with their float32 scales."""
+    block_k = contract.load()["block_k"]
+    scale_k = case.k // block_k
+    return (2 * case.m * case.n + case.m * case.k + case.n * case.k
+            + 4 * (case.m * scale_k + scale_k * -(-case.n // block_k)))
 
 
 class ProtocolError(Exception):

@@ -71,12 +71,8 @@ def fit_message(message: str, log_name: str) -> str:
 
 
 def max_message_bytes(cases: list[Case]) -> int:
-    """The largest message a case can need: a bf16 output and its fp8 inputs with their scales."""
-    def tensors(case: Case) -> int:
-        scale_k = case.k // contract.load()["block_k"]
-        return (2 * case.m * case.n + case.m * case.k + case.n * case.k
-                + 4 * (case.m * scale_k + scale_k * -(-case.n // contract.load()["block_k"])))
-    return max((tensors(case) for case in cases), default=0) + MESSAGE_SLACK
+    """The largest message a case can need: its check's tensors and some slack."""
+    return max((channel.check_bytes(case) for case in cases), default=0) + MESSAGE_SLACK
 
 
 def timing_problem(durations: list[float], rule: timing.StopRule, span_ns: float, predicted: bool) -> str:

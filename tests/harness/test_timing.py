@@ -4,7 +4,7 @@ import math
 import pytest
 import torch
 
-from eval import timing
+from eval import channel, timing
 from reference.contract import Case
 from eval.device import detect
 
@@ -98,12 +98,14 @@ def test_leaderboard_mode_checks_every_timed_call_in_batches_between_them(monkey
     import eval.worker as worker
 
     log: list[str] = []
+    batch = 10
+    monkeypatch.setattr(worker, "RECHECK_BYTES", batch * channel.check_bytes(Case(m=64, n=64, k=128, seed=1)))
     ok, _, durations = _leaderboard_case(_Parent(log), log, monkeypatch)
-    assert ok and len(durations) > worker.RECHECK_BATCH
+    assert ok and len(durations) > batch
     assert log[:2] == ["call", "check"]  # the untimed first call, checked at once
     timed = "".join("c" if entry == "call" else "k" for entry in log[2:])
-    batches = timed.split("k" * worker.RECHECK_BATCH)[:-1]  # whole batches: a run of calls, then their checks
-    assert batches and all(batch == "c" * worker.RECHECK_BATCH for batch in batches), timed
+    batches = timed.split("k" * batch)[:-1]  # whole batches: a run of calls, then their checks
+    assert batches and all(run == "c" * batch for run in batches), timed
     assert timed.count("c") == timed.count("k") == len(durations)  # every timed call checked
 
 
@@ -112,3 +114,37 @@ def test_a_failed_check_of_a_batch_fails_the_case_with_its_message(monkeypatch):
     ok, message, durations = _leaderboard_case(_Parent(log, fail_at=4), log, monkeypatch)
     assert not ok and message == "mismatch" and durations is None
     assert log.count("check") == 4  # nothing is checked after the failure
+
+
+@pytest.mark.parametrize("kind", ["cuda", "cpu"])
+def test_on_a_gpu_the_worker_also_does_the_published_loops_own_check_after_each_call(monkeypatch, kind):
+    import dataclasses
+
+    import eval.worker as worker
+    from reference.task import generate_input
+
+    log: list[str] = []
+    monkeypatch.setattr(worker, "check_implementation", lambda data, output: log.append("own check"))
+    monkeypatch.setattr(worker, "_verify", lambda *_: None)
+    cpu = detect("cpu")
+    timing.bind_clock(cpu)
+    stage = worker.Stage(_Parent(log), {"cases": [], "mode": "leaderboard"})
+    stage.device = dataclasses.replace(cpu, kind=kind)  # the worker's view; the tensors stay on the CPU
+    monkeypatch.setattr(stage, "input_of", lambda case, seed=None: generate_input(
+        case.m, case.n, case.k, case.seed if seed is None else seed, device="cpu"))
+    stage.snapshot = None
+
+    def kernel(data):
+        log.append("call")
+        return data[4]
+    stage.kernel = kernel
+    ok, _, durations = stage.time_case(0, Case(m=64, n=64, k=128, seed=1), 1.0, True, timing.method("leaderboard", cpu))
+    assert ok and durations
+    if kind == "cpu":
+        assert "own check" not in log
+        return
+    assert log[:3] == ["call", "check", "own check"]  # the untimed call: the parent's verdict, then the loop's own check
+    assert all(log[i + 1] == "own check" for i, entry in enumerate(log) if entry == "call" and i > 0)
+    assert log.count("own check") == len(durations) + 1
+    assert len([key for key in stage.staging if key[0] == "output"]) == min(100, worker.recheck_batch(
+        Case(m=64, n=64, k=128, seed=1), 100))  # a batch's buffers, made before the loop
