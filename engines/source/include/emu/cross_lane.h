@@ -1,4 +1,4 @@
-// Cross-lane operations of a wave64: each is a meeting of the wave's lanes (engine.h);
+// Cross-lane operations of a wave64: each is a meeting of the wave's lanes (scheduler.h);
 // compute() sees every lane's operands and the EXEC mask (the lanes that arrived).
 // Semantics: the project's gfx942 semantics notes (shared spec, gfx942_semantics.md) §3.
 #pragma once

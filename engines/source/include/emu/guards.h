@@ -1,7 +1,7 @@
 // Reads past the end of a tensor. For each call of a module function the Python side
 // (engines/source/guards.py) moves every tensor argument to a twin that ends where an inaccessible
 // page (its guard) begins, and registers the guards here. An access past the tensor faults in
-// its guard: fault_handler (engine.h) records the kernel, the kernel parameter pointing into the
+// its guard: fault_handler (faults.h) records the kernel, the kernel parameter pointing into the
 // tensor and the faulting instruction, opens the page (zeros, as the ISA engine reads there) and
 // the access runs on. Each launch closes the pages again, so every kernel is caught once; the
 // Python side reports the hits after the call (writes fail the run).
