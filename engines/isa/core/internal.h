@@ -1,10 +1,10 @@
 // The ISA engine's internals shared by its .cpp files (not part of the interface: engine.h).
 //
 // A code object is decoded once into an array of `Inst` (one per machine instruction, operands
-// unpacked); a wave executes that array with a big switch over `Op` (exec.cpp). Operand codes
-// follow the hardware's 9-bit source encoding, widened: 0..255 scalar sources and constants
-// (SGPRs, VCC = 106, M0 = 124, EXEC = 126, inline constants, 255 = the literal), 256..511
-// VGPRs v0..v255, 512..767 AGPRs a0..a255.
+// unpacked); a wave executes that array with a switch over `Op` per encoding family (exec.h
+// lists the files). Operand codes follow the hardware's 9-bit source encoding, widened: 0..255
+// scalar sources and constants (SGPRs, VCC = 106, M0 = 124, EXEC = 126, inline constants,
+// 255 = the literal), 256..511 VGPRs v0..v255, 512..767 AGPRs a0..a255.
 #pragma once
 #include <cstdint>
 #include <map>
