@@ -16,13 +16,15 @@ this project: it is read from the clone each time.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.capture import LoadInlineCall, SourceError, capture
+from toolchain.capture import SourceError, capture
+from toolchain.load_call import LoadInlineCall
 
 WRAPPER = "fp8_gemm.py"  # the repository's submission file: its load_inline call is the build
 _RUN = re.compile(r"^void\s+run\s*\(", re.M)
@@ -118,24 +120,22 @@ def module_name(call: LoadInlineCall, configs: list[Config]) -> str:
 def build(call: LoadInlineCall, configs: list[Config]):
     """The ISA engine's module holding every configuration of `configs` (built once, cached by
     the engine on its content)."""
-    import engines.isa
+    from engines.isa import drop_in
 
-    name, cpp, cuda, flags = _batch_call(call, configs)
-    return engines.isa.load_inline(name, cpp, cuda, **flags)
+    return drop_in.module_of(batch_call(call, configs))
 
 
 def export_device_code(call: LoadInlineCall, configs: list[Config], out: Path) -> Path:
     """The batch's device code, exported for another compiler (engines/isa/device_code.py)."""
     from engines.isa import build as isa_build, device_code
 
-    name, cpp, cuda, flags = _batch_call(call, configs)
-    return device_code.export(isa_build.extension(name, cpp, cuda, **flags), out)
+    return device_code.export(isa_build.extension(batch_call(call, configs)), out)
 
 
-def _batch_call(call: LoadInlineCall, configs: list[Config]) -> tuple[str, list[str], list[str], dict]:
-    """load_inline's name, cpp_sources, cuda_sources and flags for the batch of `configs`."""
-    return (module_name(call, configs), call.cpp_sources, [batch_source(call.cuda_sources[0], configs)],
-            call.build_options())
+def batch_call(call: LoadInlineCall, configs: list[Config]) -> LoadInlineCall:
+    """The load_inline call that builds the batch of `configs`."""
+    return dataclasses.replace(call, name=module_name(call, configs),
+                               cuda_sources=[batch_source(call.cuda_sources[0], configs)])
 
 
 @functools.lru_cache(maxsize=2)

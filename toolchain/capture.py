@@ -16,7 +16,6 @@ else harmlessly.
 
 from __future__ import annotations
 
-import inspect
 import importlib.util
 import json
 import os
@@ -24,36 +23,17 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference import RUNNER_ENV
-from toolchain import REPO_ROOT
+from toolchain import REPO_ROOT, load_call
+from toolchain.load_call import LoadInlineCall
 
 IMPORT_TIMEOUT_S = 300
 
 
 class SourceError(ValueError):
     """The file carries no HIP source we can compile; the message says why."""
-
-
-@dataclass(frozen=True)
-class LoadInlineCall:
-    name: str
-    cuda_sources: list[str]
-    cpp_sources: list[str] = field(default_factory=list)
-    functions: list[str] | None = None
-    extra_cflags: list[str] = field(default_factory=list)
-    extra_cuda_cflags: list[str] = field(default_factory=list)
-    extra_include_paths: list[str] = field(default_factory=list)  # absolute, as load_inline makes them
-    no_implicit_headers: bool = False
-    with_cuda: bool | None = None
-
-    def build_options(self) -> dict:
-        """The call's load_inline keywords that shape a build of its sources (flags, include
-        folders, implicit headers), for handing to another load_inline or extension()."""
-        return dict(extra_cflags=self.extra_cflags, extra_cuda_cflags=self.extra_cuda_cflags,
-                    extra_include_paths=self.extra_include_paths, no_implicit_headers=self.no_implicit_headers)
 
 
 # NOTE: not `python -m toolchain.capture`: -m puts the working directory (the submission's
@@ -88,52 +68,6 @@ def capture(path: Path) -> list[LoadInlineCall]:
 
 # ----------------------------------------------------------------------------------------------
 # The child process: import the submission with load_inline intercepted.
-
-
-def _as_list(value) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else [str(item) for item in value]
-
-
-def _record(calls: list[dict], signature: inspect.Signature, args: tuple, kwargs: dict) -> None:
-    """Bind the call as the installed torch's load_inline would (positions, defaults)."""
-    try:
-        call = signature.bind(*args, **kwargs)
-    except TypeError as error:
-        raise TypeError(f"load_inline{signature}: {error}") from None
-    call.apply_defaults()
-    bound = call.arguments
-    if "sources" in bound:  # cpp_extension.load: source files, compiled without implicit headers
-        bound = _load_as_inline(bound)
-    functions = bound["functions"]
-    if isinstance(functions, dict):
-        functions = list(functions)
-    calls.append({
-        "name": str(bound["name"]),
-        "cuda_sources": _as_list(bound["cuda_sources"]),
-        "cpp_sources": _as_list(bound["cpp_sources"]),
-        "functions": None if functions is None else _as_list(functions),
-        "extra_cflags": _as_list(bound["extra_cflags"]),
-        "extra_cuda_cflags": _as_list(bound["extra_cuda_cflags"]),
-        "extra_include_paths": [os.path.abspath(p) for p in _as_list(bound["extra_include_paths"])],
-        "no_implicit_headers": bool(bound.get("no_implicit_headers", False)),
-        "with_cuda": bound["with_cuda"],
-    })
-
-
-_DEVICE_SUFFIXES = (".cu", ".cuh", ".hip")
-
-
-def _load_as_inline(bound: dict) -> dict:
-    """cpp_extension.load(name, sources=[files]) as the load_inline call it amounts to: the
-    device files' text as cuda_sources (one translation unit each on the runner; joined here),
-    the rest as cpp_sources, nothing prepended."""
-    paths = _as_list(bound["sources"])
-    texts = {path: Path(path).read_text() for path in paths}
-    return dict(bound, functions=None, no_implicit_headers=True,
-                cuda_sources=[text for path, text in texts.items() if path.endswith(_DEVICE_SUFFIXES)],
-                cpp_sources=[text for path, text in texts.items() if not path.endswith(_DEVICE_SUFFIXES)])
 
 
 class _Inert:
@@ -201,17 +135,15 @@ def _child(submission: Path, out: Path) -> int:
 
     calls: list[dict] = []
 
-    def intercept(original):
-        signature = inspect.signature(original)
-
+    def intercept(function: str, read):
         def recorded(*args, **kwargs):
-            _record(calls, signature, args, kwargs)
-            return _Inert(f"{original.__name__}({kwargs.get('name', args[0] if args else '')!r})")
+            calls.append(read(*args, **kwargs).record())
+            return _Inert(f"{function}({kwargs.get('name', args[0] if args else '')!r})")
 
         return recorded
 
-    cpp_extension.load_inline = intercept(cpp_extension.load_inline)
-    cpp_extension.load = intercept(cpp_extension.load)
+    cpp_extension.load_inline = intercept("load_inline", load_call.from_load_inline)
+    cpp_extension.load = intercept("load", load_call.from_load)
     sys.path[:0] = [str(RUNNER_ENV), str(submission.parent)]
     error = ""
     try:

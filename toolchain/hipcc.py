@@ -19,7 +19,7 @@ from pathlib import Path
 
 import toolchain
 from toolchain import headers
-from toolchain.capture import LoadInlineCall
+from toolchain.load_call import LoadInlineCall
 from toolchain.flags import device_flags
 from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Callable
 
 from toolchain import hipify
-from toolchain.capture import LoadInlineCall, SourceError, capture
+from toolchain.capture import SourceError, capture
+from toolchain.load_call import LoadInlineCall
 
 __all__ = ["LoadInlineCall", "Piece", "SourceError", "TranslationUnit", "carries_hip", "runner_text",
            "translation_units"]

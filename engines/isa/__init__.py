@@ -3,15 +3,15 @@
     import engines.isa
     module = engines.isa.load_inline(name, cpp_sources, cuda_sources, functions=[...], ...)
 
-`load_inline` (engines.isa.drop_in) takes torch's arguments and builds as the ROCm runner does
+`load_inline` and `load` (engines.isa.drop_in) take torch's arguments and build as the ROCm runner does
 (engines.isa.build); the extension's host code runs natively against our HIP runtime for a
 simulated MI300X (engines/isa/runtime/), whose launches run on the instruction-level core
 (engines/isa/core/).
 """
-from engines.isa.drop_in import load_inline
+from engines.isa.drop_in import load, load_inline
 from engines.isa.errors import IsaBuildError, IsaError, IsaFault
 
-__all__ = ["load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
+__all__ = ["load", "load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
 
 
 def set_strict(on: bool) -> None:

@@ -20,12 +20,14 @@ place, and is part of the key.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +35,8 @@ import toolchain
 from engines.isa import bundle, core
 from engines.isa.errors import IsaBuildError
 from toolchain import diagnostics, source
-from toolchain.capture import LoadInlineCall
+from toolchain import load_call
+from toolchain.load_call import LoadInlineCall
 from toolchain.cpp_text import host_view
 from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
 from toolchain.lock import exclusive
@@ -105,7 +108,13 @@ def run(step: str, command: list[str], cwd: Path, verbose: bool = False) -> None
         output = (result.stderr + result.stdout).strip()
         log = diagnostics.write_log(cwd / "build.log", f"{' '.join(command)}\n\n{output}\n")
         error = diagnostics.first_error(output) or diagnostics.short(output.splitlines()[-1] if output else "no output")
-        raise IsaBuildError(f"ISA engine build failed at {step}:\n{error}\nfull compiler output: {log}")
+        # NOTE: a compiler killed by a signal (out of memory, a stopped stage) may succeed next time
+        failure = IsaBuildError if result.returncode < 0 else CompileError
+        raise failure(f"ISA engine build failed at {step}:\n{error}\nfull compiler output: {log}")
+
+
+class CompileError(IsaBuildError):
+    """The compiler refused the sources: the same sources and flags fail the same way."""
 
 
 def _tree_digest(paths: list[Path], flags: tuple[str, ...]) -> str:
@@ -155,44 +164,26 @@ def runtime_objects(sources: list[Path]) -> list[Path]:
     and a runtime around a test double shares the runtime's objects."""
     obj_dir = DEFAULT_BUILD_ROOT / "runtime_objects"
     headers = _tree_digest(_runtime_headers(), RUNTIME_FLAGS)
-    includes = None
-    objects = []
-    for path in sources:
-        obj = obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path], (headers,))}.o"
-        if not obj.exists():
-            obj_dir.mkdir(parents=True, exist_ok=True)
-            if includes is None:
-                includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR),
-                            *include_flags([])]
+    objects = [obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path], (headers,))}.o" for path in sources]
+    missing = [(path, obj) for path, obj in zip(sources, objects) if not obj.exists()]
+    if missing:
+        obj_dir.mkdir(parents=True, exist_ok=True)
+        includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR),
+                    *include_flags([])]
+
+        def compile_one(path: Path, obj: Path) -> None:
             partial = obj.with_suffix(f".{os.getpid()}.tmp")
             shown = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path.name
             progress(f"compiling the ISA engine runtime: {shown}")
             run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)],
                 obj_dir)
             partial.replace(obj)
-        objects.append(obj)
+        # NOTE: one compiler per core: the sources are independent, and a cold runtime is most of
+        # the first build's time.
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for done in [pool.submit(compile_one, path, obj) for path, obj in missing]:
+                done.result()
     return objects
-
-
-def _ensure_list(sources) -> list[str]:
-    return [sources] if isinstance(sources, str) else list(sources or [])
-
-
-def _module_def(functions, with_pytorch_error_handling: bool) -> list[str]:
-    """The PYBIND11_MODULE load_inline writes when `functions` is given."""
-    if functions is None:
-        return []
-    if isinstance(functions, str):
-        functions = [functions]
-    if isinstance(functions, list):
-        functions = {f: f for f in functions}
-    elif not isinstance(functions, dict):
-        raise ValueError(f"Expected 'functions' to be a list or dict, but was {type(functions)}")
-    lines = ["PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {"]
-    for function, doc in functions.items():
-        bound = f"torch::wrap_pybind_function({function})" if with_pytorch_error_handling else function
-        lines.append(f'm.def("{function}", {bound}, "{doc}");')
-    return lines + ["}"]
 
 
 def include_flags(extra_include_paths) -> list[str]:
@@ -202,31 +193,23 @@ def include_flags(extra_include_paths) -> list[str]:
     return user + [arg for folder in header_dirs() for arg in ("-isystem", str(folder))]
 
 
-def extension(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
-              extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
-              with_pytorch_error_handling=True, no_implicit_headers=False, origin: Path | None = None) -> Extension:
-    """load_inline's arguments -> the Extension the ROCm runner would build; `origin` is the
-    file that made the call, when known."""
-    cpp = _ensure_list(cpp_sources)
-    cuda = _ensure_list(cuda_sources)
-    if not no_implicit_headers:
+def extension(call: LoadInlineCall, origin: Path | None = None) -> Extension:
+    """The Extension the ROCm runner would build for a load_inline call; `origin` is the file
+    that made the call, when known."""
+    cpp = list(call.cpp_sources)
+    if not call.no_implicit_headers:
         cpp.insert(0, IMPLICIT_HEADER.rstrip())
-    cpp += _module_def(functions, with_pytorch_error_handling)
-    extra_cflags = [f.strip() for f in extra_cflags or []]
-    call = LoadInlineCall(name=name, cuda_sources=cuda, cpp_sources=cpp, extra_cflags=extra_cflags,
-                          extra_cuda_cflags=[f.strip() for f in extra_cuda_cflags or []],
-                          extra_include_paths=[os.path.abspath(p) for p in extra_include_paths or []],
-                          no_implicit_headers=no_implicit_headers)
-    hip_text = host_view(source.runner_text(call, origin)) if cuda else None
-    includes = include_flags(extra_include_paths)
-    cpp_flags = [f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC", "-std=c++20",
-                 *extra_cflags]
+    cpp += ["PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {", *load_call.bindings(call), "}"] if call.functions else []
+    hip_text = host_view(source.runner_text(call, origin)) if call.cuda_sources else None
+    includes = include_flags(call.extra_include_paths)
+    cpp_flags = [f"-DTORCH_EXTENSION_NAME={call.name}", "-DTORCH_API_INCLUDE_EXTENSION_H", *includes, "-fPIC",
+                 "-std=c++20", *call.extra_cflags]
     # The runner's hipcc command (toolchain.hipcc): hipcc adds -O3 when no -O level is given.
     hip_flags = load_inline_flags(call)
     optimised = any(flag.startswith("-O") for flag in hip_flags)
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
-    return Extension(name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, [f.strip() for f in extra_ldflags or []],
-                     Path(build_directory) if build_directory else None, verbose)
+    return Extension(call.name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, list(call.extra_ldflags),
+                     Path(call.build_directory) if call.build_directory else None, call.verbose)
 
 
 def _compile_hip(ext: Extension, build_dir: Path) -> None:
@@ -264,8 +247,23 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     if not library.exists():
         with exclusive(build_dir):
             if not library.exists():
-                _link(ext, runtime, _compile(ext, build_dir, digest), build_dir, library)
+                _link(ext, runtime, _compile_once(ext, build_dir, digest), build_dir, library)
     return library, ext.name
+
+
+def _compile_once(ext: Extension, build_dir: Path, digest: str) -> list[Path]:
+    """The extension's objects; sources the compiler refused are refused again from the record
+    of that failure, without compiling (a harness run's build pass and its stages build the same
+    sources)."""
+    failed = build_dir / f"refused-{digest}.txt"
+    if failed.exists():
+        raise CompileError(failed.read_text())
+    try:
+        return _compile(ext, build_dir, digest)
+    except CompileError as exc:
+        with contextlib.suppress(OSError):  # a stage's build folder is read-only
+            failed.write_text(str(exc))
+        raise
 
 
 def _compile(ext: Extension, build_dir: Path, digest: str) -> list[Path]:

@@ -137,9 +137,7 @@ def export_file(path: Path, out: Path) -> list[Path]:
         raise DeviceCodeError(str(exc)) from None
     if not any(call.cuda_sources for call in calls):
         raise DeviceCodeError(f"{path}: no load_inline call with cuda_sources, so no device code to export")
-    return [export(extension(call.name, call.cpp_sources, call.cuda_sources, **call.build_options(),
-                             origin=path.resolve()), out)
-            for call in calls if call.cuda_sources]
+    return [export(extension(call, path.resolve()), out) for call in calls if call.cuda_sources]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,9 +21,10 @@ import torch
 from torch.utils.cpp_extension import load as torch_load
 
 from engines.source.errors import EmulatorBuildError
-from toolchain import diagnostics, headers
+from toolchain import diagnostics, headers, load_call
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
+from toolchain.load_call import LoadInlineCall
 from toolchain.lock import exclusive
 from toolchain.pch import compile_with, precompiled
 from engines.source.preprocess import INCLUDE_DIR, device_pass, module_init_name, preprocess
@@ -50,6 +51,22 @@ DROPPED_LIBRARY = re.compile(r"^(-l(amdhip64|hip\w*|roc\w*|hsa-runtime64|cuda\w*
 
 BINDING_TEMPLATE = """
 static PyObject* emu_error_type = nullptr;
+// A function load_inline binds: an error of the emulator reaches Python as EmulatorError, also
+// under torch's error handling (torch::wrap_pybind_function makes any other C++ exception a
+// RuntimeError).
+namespace emu_binding {{
+template <class R, class... A>
+auto errors_as_python(R (*f)(A...)) {{
+  return [f](A... args) -> R {{
+    try {{
+      return f(std::forward<A>(args)...);
+    }} catch (const ::emu::Error& e) {{
+      PyErr_SetString(emu_error_type, e.what());
+      throw pybind11::error_already_set();
+    }}
+  }};
+}}
+}}  // namespace emu_binding
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
   emu_error_type = pybind11::module_::import("engines.source.errors").attr("EmulatorError").cast<pybind11::object>().release().ptr();
   pybind11::register_exception_translator([](std::exception_ptr p) {{
@@ -74,6 +91,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
 """
 
 
+
 def host_ldflags(flags) -> list[str]:
     flags = flags.split() if isinstance(flags, str) else list(flags or [])
     return [f for f in flags if not DROPPED_LIBRARY.match(f)]
@@ -96,27 +114,21 @@ def compiler_env():
             os.environ["CXX"] = saved
 
 
-def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str], functions,
-                      split: bool = False, origin: Path | None = None) -> list[str]:
+def translation_units(call: LoadInlineCall, split: bool = False, origin: Path | None = None) -> list[str]:
     """The C++ files to build: torch, the emulator's HIP runtime, the user's sources, one pybind11 module.
 
-    The module defines `functions` (torch's convention) and runs each source's own
+    The module defines the call's `functions` (torch's convention) and runs each source's own
     PYBIND11_MODULE body (rewritten by preprocess into a function), so both ways of binding work.
     Normally one file holds everything; `split` keeps the C++ and HIP sources in two files, as
     torch builds them, for sources that define the same names. Diagnostics name each source after
     `origin`, the submission file that made the call (diagnostics.source_label).
     """
-    if isinstance(functions, str):
-        functions = [functions]
-    if isinstance(functions, dict):
-        defs = [f'  m.def("{f}", &{f}, "{doc}");' for f, doc in functions.items()]
-    else:
-        defs = [f'  m.def("{f}", &{f}, "{f}");' for f in functions or []]
+    defs = load_call.bindings(call, lambda function: f"emu_binding::errors_as_python({function})")
     head = ["#include <torch/extension.h>", "#include <hip/hip_runtime.h>"]
     cpp_part, hip_part, inits = [], [], []
-    named = [(s, f"{name}_cpp{i}.cpp", "cpp_sources", cpp_part) for i, s in enumerate(cpp_sources)]
-    named += [(s, f"{name}_hip{i}.hip", "cuda_sources", hip_part if split else cpp_part)
-              for i, s in enumerate(cuda_sources)]
+    named = [(s, f"{call.name}_cpp{i}.cpp", "cpp_sources", cpp_part) for i, s in enumerate(call.cpp_sources)]
+    named += [(s, f"{call.name}_hip{i}.hip", "cuda_sources", hip_part if split else cpp_part)
+              for i, s in enumerate(call.cuda_sources)]
     for src, filename, kind, part in named:
         label, first_line = diagnostics.source_label(origin, src, kind, filename)
         # NOTE: blank lines, not a #line offset: preprocess's own #line directives count from 1.
@@ -131,8 +143,8 @@ def translation_units(name: str, cpp_sources: list[str], cuda_sources: list[str]
     return units + ["\n".join(head + hip_part)] if split else units
 
 
-def translation_unit(name: str, cpp_sources: list[str], cuda_sources: list[str], functions) -> str:
-    return translation_units(name, cpp_sources, cuda_sources, functions)[0]
+def translation_unit(call: LoadInlineCall) -> str:
+    return translation_units(call)[0]
 
 
 # User flags that leave a precompiled prelude valid (macros, include paths, warnings).
@@ -174,31 +186,26 @@ def runtime_fingerprint() -> str:
     return h.hexdigest()
 
 
-def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cflags=None, extra_cuda_cflags=None,
-                extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False, with_cuda=None,
-                is_python_module=True, with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False,
-                **_ignored):
-    """Drop-in for torch.utils.cpp_extension.load_inline that builds HIP sources for the emulator."""
-    cpp_sources = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources or [])
-    cuda_sources = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
-    user_flags = host_flags(extra_cflags) + host_flags(extra_cuda_cflags)
+def module_of(call: LoadInlineCall, origin: Path | None = None):
+    """The module one load_inline call builds for the emulator; `origin` is the file that made
+    the call."""
+    name = call.name
+    user_flags = host_flags(call.extra_cflags) + host_flags(call.extra_cuda_cflags)
     base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
     flags = base + user_flags
-    ldflags = host_ldflags(extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
+    ldflags = host_ldflags(call.extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
     pch = prelude_pch(base, user_flags)
     *ours, rocm = header_dirs()
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
-    includes = [*map(str, ours), *(extra_include_paths or []), str(rocm)]
-
-    origin = diagnostics.calling_file()
+    includes = [*map(str, ours), *call.extra_include_paths, str(rocm)]
 
     def build(split: bool):
-        units = translation_units(name, cpp_sources, cuda_sources, functions, split, origin)
+        units = translation_units(call, split, origin)
         digest = hashlib.sha256("\0".join([*units, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
         build_dir = DEFAULT_BUILD_ROOT / f"{name}_{digest}"
-        cached = finished_build(build_dir, f"{name}_{digest}", is_python_module)
+        cached = finished_build(build_dir, f"{name}_{digest}", call.is_python_module)
         if cached is not None:
             return cached
         build_dir.mkdir(parents=True, exist_ok=True)
@@ -221,12 +228,12 @@ def load_inline(name, cpp_sources, cuda_sources=None, functions=None, extra_cfla
                 return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
                                   extra_ldflags=ldflags, extra_include_paths=includes,
                                   build_directory=str(build_dir), verbose=False, with_cuda=False,
-                                  is_python_module=is_python_module, keep_intermediates=keep_intermediates)
+                                  is_python_module=call.is_python_module)
         try:
             return compile_with(pch, lambda pch_flags: torch_build(flags + pch_flags))
         except RuntimeError as e:
             # torch compiles C++ and HIP sources separately: names defined in both are legal there
-            if not split and cpp_sources and cuda_sources and "redefinition of" in str(e):
+            if not split and call.cpp_sources and call.cuda_sources and "redefinition of" in str(e):
                 (build_dir / "needs_split").touch()
                 return build(split=True)
             log = diagnostics.write_log(build_dir / "build.log", str(e))
@@ -256,18 +263,4 @@ def finished_build(build_dir: Path, module_name: str, is_python_module: bool):
     return module
 
 
-def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None,
-         build_directory=None, verbose=False, with_cuda=None, is_python_module=True, **kwargs):
-    """Drop-in for torch.utils.cpp_extension.load: source files (.cpp/.cc/.cxx as C++, the rest
-    as HIP) go through load_inline; their folders join the include path for quoted includes."""
-    sources = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
-    paths = [Path(s) for s in sources]
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise EmulatorBuildError(f"load('{name}'): source file(s) not found: {', '.join(missing)}")
-    cpp = [p.read_text() for p in paths if p.suffix in (".cpp", ".cc", ".cxx", ".c")]
-    hip = [p.read_text() for p in paths if p.suffix not in (".cpp", ".cc", ".cxx", ".c")]
-    folders = list(dict.fromkeys(str(p.resolve().parent) for p in paths))
-    return load_inline(name, cpp, hip, None, extra_cflags=extra_cflags, extra_cuda_cflags=extra_cuda_cflags,
-                       extra_ldflags=extra_ldflags, extra_include_paths=folders + list(extra_include_paths or []),
-                       verbose=verbose, is_python_module=is_python_module)
+load_inline, load = load_call.drop_ins(module_of, EmulatorBuildError)

@@ -19,6 +19,7 @@ from engines.isa.device_code import DeviceCodeError
 from toolchain import code_object
 from toolchain.flags import code_flags
 from toolchain.hipcc import device_lib_dir
+from toolchain.load_call import from_load_inline
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -113,7 +114,7 @@ def test_code_compiled_outside_runs_in_place_of_clang19s(monkeypatch, tmp_path):
     args = dict(no_implicit_headers=True, functions=["run_squares"], extra_cuda_cflags=["--offload-arch=gfx942"])
     name = "isa_device_code_probe"
     monkeypatch.setenv(device_code.ENV, "")
-    unit = device_code.export(engines.isa.build.extension(name, CPP, HIP, **args), tmp_path)
+    unit = device_code.export(engines.isa.build.extension(from_load_inline(name, CPP, HIP, **args)), tmp_path)
     assert unit == tmp_path / f"{name}.hipi" and not (tmp_path / f"{name}.hip").exists()
     flags = (tmp_path / f"{name}.flags").read_text()
     assert "-isystem" not in flags and "--offload-arch=gfx942" in flags

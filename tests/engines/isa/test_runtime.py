@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from engines.isa import IsaBuildError, IsaFault, build, loader
+from toolchain.load_call import from_load_inline
 
 DOUBLE = Path(__file__).with_name("runtime_double.cpp")
 
@@ -119,8 +120,8 @@ def built(ext: build.Extension):
 
 
 def probe_extension() -> build.Extension:
-    return build.extension("isa_runtime_probe", CPP, HIP, FUNCTIONS, extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"],
-                           no_implicit_headers=True)
+    return build.extension(from_load_inline("isa_runtime_probe", CPP, HIP, functions=FUNCTIONS, no_implicit_headers=True,
+                                            extra_cuda_cflags=["--offload-arch=gfx942", "-std=c++20"]))
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +193,8 @@ def test_another_runtime_relinks_the_compiled_objects_without_compiling_them_aga
 
 def test_a_hip_call_the_runtime_lacks_is_named_at_load():
     hip = "#include <hip/hip_runtime.h>\nvoid pci(char* id) { (void)hipDeviceGetPCIBusId(id, 16, 0); }"
-    ext = build.extension("isa_runtime_lacks", "void pci(char* id);", hip, extra_cuda_cflags=["--offload-arch=gfx942"],
-                          no_implicit_headers=True)  # no torch in the HIP source: a build of seconds
+    ext = build.extension(from_load_inline("isa_runtime_lacks", "void pci(char* id);", hip, no_implicit_headers=True,
+                                           extra_cuda_cflags=["--offload-arch=gfx942"]))  # no torch in the HIP source: a build of seconds
     with pytest.raises(IsaBuildError, match=r"\nhipDeviceGetPCIBusId \(HIP runtime\) is not available on the CPU engines"):
         built(ext)
 

@@ -7,6 +7,7 @@ from engines.source import EmulatorBuildError, EmulatorError
 from engines.source.build import host_ldflags, translation_unit
 from engines.source.preprocess import preprocess
 from toolchain.flags import host_flags
+from toolchain.load_call import from_load_inline
 
 
 # ---- source rewrites (no build) ------------------------------------------------------------
@@ -48,7 +49,7 @@ def test_launch_of_a_template_kernel_keeps_its_arguments_and_name():
 def test_own_pybind_module_and_functions_omitted():
     src = ('#include <pybind11/pybind11.h>\nint twice(int x) { return 2 * x; }\n'
            'PYBIND11_MODULE(TORCH_EXTENSION_NAME, mod) {\n  mod.def("twice", &twice);\n}\n')
-    tu = translation_unit("own", [], [src], None)
+    tu = translation_unit(from_load_inline("own", [], [src]))
     assert "void emu_user_module_own_hip0_hip(pybind11::module_& mod)" in tu
     assert "  emu_user_module_own_hip0_hip(m);" in tu and "PYBIND11_MODULE(TORCH" not in tu.split("binding.cpp")[0]
 
