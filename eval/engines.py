@@ -1,8 +1,8 @@
 """The CPU engines a HIP submission can run on when there is no GPU, behind one interface.
 
-Each engine is a package exposing torch's build entry points, `load_inline(...)` and, where
-it has one, `load(...)` (source files), each returning a module whose functions run the
-submission's kernels on CPU tensors. The harness picks one
+Each engine is a package exposing torch's build entry points, `load_inline(...)` and `load(...)`
+(source files), both reading their arguments through toolchain/load_call.py and returning a
+module whose functions run the submission's kernels on CPU tensors. The harness picks one
 by name (`eval/run.py --engine`) and knows nothing of its insides.
 
   source  engines/source/: the HIP source compiled for x86 with the builtins re-implemented
