@@ -2,15 +2,18 @@
 # Installs what the project needs on a fresh Debian bookworm machine: the gfx942 toolchain
 # (clang-19, lld-19, HIP headers), what the emulator builds with, bubblewrap (the stages' sandbox)
 # and the Python packages.
-# Idempotent and quick once done: a stamp records the hash of this script and pyproject.toml.
+# Idempotent and quick once done: a stamp records the hash of this script and pyproject.toml,
+# once per machine and Python environment (the project installs no package of its own, so a
+# second clone finds everything in place).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(clang-19 lld-19 llvm-19 libclang-rt-19-dev libamdhip64-dev rocm-device-libs ninja-build bubblewrap)
 PYTHON=${PYTHON:-python3}
-stamp=.setup-stamp
+environment=$("$PYTHON" -c "import sys; print(sys.prefix)" | sha256sum | cut -c1-16)
+stamp=${XDG_CACHE_HOME:-$HOME/.cache}/amd-fp8-mm/setup-$environment
 wanted=$(cat scripts/setup.sh pyproject.toml | sha256sum | cut -c1-16)
-if [[ -f $stamp && "$(cat $stamp)" == "$wanted" ]]; then
+if [[ -f $stamp && "$(cat "$stamp")" == "$wanted" ]]; then
   exit 0
 fi
 
@@ -33,5 +36,6 @@ if ! "$PYTHON" -c "import torch" 2>/dev/null; then
 fi
 echo "setup: installing the project's Python dependencies"
 "$PYTHON" -m pip install -q -e ".[dev]"
-echo "$wanted" > $stamp
+mkdir -p "$(dirname "$stamp")"
+echo "$wanted" > "$stamp"
 echo "setup: done"
