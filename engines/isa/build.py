@@ -165,25 +165,31 @@ def runtime_objects(sources: list[Path]) -> list[Path]:
     obj_dir = DEFAULT_BUILD_ROOT / "runtime_objects"
     headers = _tree_digest(_runtime_headers(), RUNTIME_FLAGS)
     objects = [obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path], (headers,))}.o" for path in sources]
-    missing = [(path, obj) for path, obj in zip(sources, objects) if not obj.exists()]
-    if missing:
-        obj_dir.mkdir(parents=True, exist_ok=True)
-        includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR),
-                    *include_flags([])]
-
-        def compile_one(path: Path, obj: Path) -> None:
-            partial = obj.with_suffix(f".{os.getpid()}.tmp")
-            shown = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path.name
-            progress(f"compiling the ISA engine runtime: {shown}")
-            run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)],
-                obj_dir)
-            partial.replace(obj)
-        # NOTE: one compiler per core: the sources are independent, and a cold runtime is most of
-        # the first build's time.
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            for done in [pool.submit(compile_one, path, obj) for path, obj in missing]:
-                done.result()
+    if all(obj.exists() for obj in objects):
+        return objects
+    # NOTE: processes that want the same objects at once (test workers) take turns: the later
+    # ones find them compiled instead of compiling them again.
+    with exclusive(obj_dir):
+        _compile_runtime_objects([(path, obj) for path, obj in zip(sources, objects) if not obj.exists()], obj_dir)
     return objects
+
+
+def _compile_runtime_objects(missing: list[tuple[Path, Path]], obj_dir: Path) -> None:
+    """Compile each (source, object) pair, one compiler per core: the sources are independent,
+    and a cold runtime is most of the first build's time."""
+    obj_dir.mkdir(parents=True, exist_ok=True)
+    includes = [*(a for d in core.include_dirs() for a in ("-I", str(d))), "-I", str(RUNTIME_DIR), *include_flags([])]
+
+    def compile_one(path: Path, obj: Path) -> None:
+        partial = obj.with_suffix(f".{os.getpid()}.tmp")
+        shown = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path.name
+        progress(f"compiling the ISA engine runtime: {shown}")
+        run(f"compiling {path.name}", ["clang++-19", *RUNTIME_FLAGS, *includes, "-c", str(path), "-o", str(partial)],
+            obj_dir)
+        partial.replace(obj)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for done in [pool.submit(compile_one, path, obj) for path, obj in missing]:
+            done.result()
 
 
 def include_flags(extra_include_paths) -> list[str]:
