@@ -22,7 +22,7 @@ import torch.utils.cpp_extension as _cpp_extension
 # NOTE: read when this module is first imported, before the harness or the capture replace
 # torch's builders with their own: the engines import it at their own import.
 _SIGNATURES = {name: inspect.signature(getattr(_cpp_extension, name)) for name in ("load_inline", "load")}
-DEVICE_SUFFIXES = (".cu", ".cuh", ".hip")
+_DEVICE_SUFFIXES = (".cu", ".cuh", ".hip")
 
 
 class CallError(ValueError):
@@ -79,8 +79,10 @@ def _bind(function: str, args: tuple, kwargs: dict) -> dict:
     return bound.arguments
 
 
-def _call(bound: dict, **given) -> LoadInlineCall:
-    folders = [*given.pop("folders", []), *_strings(bound.get("extra_include_paths"))]
+def _call(bound: dict, folders: list[str] = (), **given) -> LoadInlineCall:
+    """The call of the bound arguments: what load_inline and load share, `folders` before the
+    user's include paths, and `given` (the sources and what differs between the two)."""
+    folders = [*folders, *_strings(bound.get("extra_include_paths"))]
     directory = bound.get("build_directory")
     return LoadInlineCall(
         name=str(bound["name"]), extra_cflags=[f.strip() for f in _strings(bound.get("extra_cflags"))],
@@ -109,7 +111,7 @@ def from_load(*args, **kwargs) -> LoadInlineCall:
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise CallError(f"load('{bound['name']}'): source file(s) not found: {', '.join(missing)}")
-    device = [p for p in paths if p.suffix in DEVICE_SUFFIXES]
+    device = [p for p in paths if p.suffix in _DEVICE_SUFFIXES]
     return _call(bound, cuda_sources=[p.read_text() for p in device],
                  cpp_sources=[p.read_text() for p in paths if p not in device], functions=None,
                  no_implicit_headers=True, folders=list(dict.fromkeys(str(p.resolve().parent) for p in paths)))
