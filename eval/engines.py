@@ -46,11 +46,8 @@ def set_device_code(name: str, folder: str) -> None:
 
 
 def entry_point(name: str, function: str = "load_inline"):
-    """The engine's drop-in for torch.utils.cpp_extension.<function>; raises ImportError when
-    the engine cannot be loaded here, NotImplementedError when it has no such entry point."""
+    """The engine's drop-in for torch.utils.cpp_extension.<function> ("load_inline" or "load");
+    raises ImportError when the engine cannot be loaded here."""
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINES)}")
-    found = getattr(importlib.import_module(ENGINES[name][0]), function, None)
-    if found is None:
-        raise NotImplementedError(f"the {name} engine has no drop-in for cpp_extension.{function}")
-    return found
+    return getattr(importlib.import_module(ENGINES[name][0]), function)

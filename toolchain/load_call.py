@@ -57,6 +57,10 @@ def _strings(value) -> list[str]:
     return [value] if isinstance(value, str) else [str(item) for item in value]
 
 
+def _flags(bound: dict, key: str) -> list[str]:
+    return [flag.strip() for flag in _strings(bound.get(key))]
+
+
 def _functions(value) -> dict[str, str] | None:
     if value is None:
         return None
@@ -85,9 +89,8 @@ def _call(bound: dict, folders: list[str] = (), **given) -> LoadInlineCall:
     folders = [*folders, *_strings(bound.get("extra_include_paths"))]
     directory = bound.get("build_directory")
     return LoadInlineCall(
-        name=str(bound["name"]), extra_cflags=[f.strip() for f in _strings(bound.get("extra_cflags"))],
-        extra_cuda_cflags=[f.strip() for f in _strings(bound.get("extra_cuda_cflags"))],
-        extra_ldflags=[f.strip() for f in _strings(bound.get("extra_ldflags"))],
+        name=str(bound["name"]), extra_cflags=_flags(bound, "extra_cflags"),
+        extra_cuda_cflags=_flags(bound, "extra_cuda_cflags"), extra_ldflags=_flags(bound, "extra_ldflags"),
         extra_include_paths=[os.path.abspath(p) for p in folders],
         build_directory=None if directory is None else str(directory), verbose=bool(bound.get("verbose")),
         with_cuda=bound.get("with_cuda"), is_python_module=bool(bound.get("is_python_module", True)), **given)
