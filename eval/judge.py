@@ -26,7 +26,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from eval import channel, report, sandbox, timing
+from eval import channel, report, roofline, sandbox, timing
 from eval.device import DeviceInfo
 from eval.summary import status_of
 from eval.verdict import Checker
@@ -72,7 +72,7 @@ def fit_message(message: str, log_name: str) -> str:
 
 def max_message_bytes(cases: list[Case]) -> int:
     """The largest message a case can need: its check's tensors and some slack."""
-    return max((channel.check_bytes(case) for case in cases), default=0) + MESSAGE_SLACK
+    return max((channel.check_bytes(case, channel.WIDEST_OUTPUT_BYTES) for case in cases), default=0) + MESSAGE_SLACK
 
 
 def timing_problem(durations: list[float], rule: timing.StopRule, span_ns: float, predicted: bool) -> str:
@@ -105,6 +105,7 @@ class Listener:
     job: dict
     checker: Checker
     rule: timing.StopRule | None
+    device: DeviceInfo | None = None  # what the timed calls ran on; None for the build pass
     rows: dict[int, dict] = field(default_factory=dict)
     stats: dict[int, timing.Stats] = field(default_factory=dict)  # of the timed rows
     texts: list[str] = field(default_factory=list)
@@ -137,8 +138,36 @@ class Listener:
             row.update(runs=s.runs, mean_us=s.mean / 1e3, std_us=s.std / 1e3, err_us=s.err / 1e3,
                        best_us=s.best / 1e3, worst_us=s.worst / 1e3,
                        tflops=2 * case.m * case.n * case.k / s.mean / 1e3)
+            self.speed_of_light(slot, row)
         self.rows[slot] = row
         return row
+
+    def label(self, slot: int) -> str:
+        """A case as the stage's table names it: its published index, or MxNxK."""
+        index, case = self.cases[slot]
+        return f"{case.m}x{case.n}x{case.k}" if index is None else str(index)
+
+    def speed_of_light(self, slot: int, row: dict) -> None:
+        """A timed row below its device's floor (eval/roofline.py): failed in leaderboard mode on
+        a GPU, noted otherwise."""
+        predicted = self.checker.predicted
+        if self.device is None or not (predicted or self.device.is_gpu):
+            return
+        problem = roofline.below_floor(roofline.MI300X if predicted else self.device.name,
+                                       row["m"], row["n"], row["k"], row["mean_us"])
+        if not problem:
+            return
+        if predicted:
+            self.texts.append(f"note, case {self.label(slot)}: the predicted {problem}: an error of the "
+                              f"timing model, not a time to trust")
+        elif self.stage == "leaderboard":
+            del self.stats[slot]
+            text = f"{problem}: not a result (every timed call had a fresh input)"
+            row.update(passed=0, error=text, message=text, runs=None, mean_us=None, std_us=None, err_us=None,
+                       best_us=None, worst_us=None, tflops=None)
+        else:
+            self.texts.append(f"note, case {self.label(slot)}: {problem}; the {self.stage} loop reuses one "
+                              f"input object, so only work cached per input can explain it")
 
     def fail_unreported(self, failure: str) -> None:
         for slot, (index, case) in enumerate(self.cases):
@@ -248,7 +277,8 @@ def run(job: dict, cases: list[tuple[int | None, Case]], device: DeviceInfo, lim
     settings = contract.load()["modes"].get(stage, {})
     rule = (timing.StopRule.from_contract(contract.load()["timing"], settings["case_budget_s"])
             if stage in ("benchmark", "leaderboard") or (predicted and stage != "profile") else None)
-    listener = Listener(stage, cases, job, Checker(stage, [case for _, case in cases], device.kind, predicted), rule)
+    checker = Checker(stage, [case for _, case in cases], device.kind, predicted, strict=job.get("strict", False))
+    listener = Listener(stage, cases, job, checker, rule, device)
     failure = listen(Worker(box, job, device, build=False, limit_s=limit_s), listener, limit_s, max_message_bytes(
         [case for _, case in cases]), label)
     if failure:
@@ -256,7 +286,18 @@ def run(job: dict, cases: list[tuple[int | None, Case]], device: DeviceInfo, lim
         print(f"  [{label}] FAILED: {failure}", file=sys.stderr, flush=True)
     listener.fail_unreported(f"the {stage} worker ended the stage before this case had a result")
     rows = [listener.rows[slot] for slot in range(len(cases))]
-    return rows, listener.popcorn(), listener.texts
+    return rows, listener.popcorn(), listener.texts + strict_notes(listener)
+
+
+def strict_notes(listener: Listener) -> list[str]:
+    """One line for each thing the strict rules found in the passing cases, with the cases."""
+    where: dict[str, list[str]] = {}
+    for slot in range(len(listener.cases)):
+        checks = listener.checker.seen.get(slot)
+        if checks is not None and listener.rows[slot]["passed"]:
+            for note in checks.notes:
+                where.setdefault(note, []).append(listener.label(slot))
+    return [f"note, case{'s' if len(cases) > 1 else ''} {', '.join(cases)}: {note}" for note, cases in where.items()]
 
 
 def build(job: dict, device: DeviceInfo, limit_s: float, box: sandbox.Sandbox, label: str) -> str:

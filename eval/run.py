@@ -93,9 +93,11 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                    help="with no GPU, what runs a HIP submission's kernels: " + engines.describe()
                         + f" (default: isa with the {timing.PREDICTED} timing method, else {engines.DEFAULT}; ignored on a GPU)")
     p.add_argument("--strict", action="store_true",
-                   help="fail a run on the CPU engine's diagnostics (both: reads past the end of a tensor; "
-                        "isa: LDS races, missing s_waitcnt, LDS accesses past the allocation) instead of printing "
-                        "them; by default, as on the leaderboard, only the outputs decide")
+                   help="fail a run on the rules the published check does not have (an output of the "
+                        "reference's dtype, dense, inputs unchanged) and on the CPU engine's diagnostics (both: reads "
+                        "past the end of a tensor; isa: LDS races, missing s_waitcnt, LDS accesses past the "
+                        "allocation) instead of printing them; by default, as on the leaderboard, only the outputs' "
+                        "values decide")
     p.add_argument("--device-code", metavar="DIR",
                    help="isa engine: run the gfx942 code objects another compiler made (ROCm's, as the runner's "
                         "hipcc) from `python -m engines.isa.device_code export`, DIR/<module>.co, instead of "

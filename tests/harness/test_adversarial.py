@@ -61,9 +61,10 @@ CASES = [
     ("pickle_payload", TEST, "may not contain posix.system"),
     ("nested_text_message", TEST, "the harness stopped it"),
     ("popcorn_injection", TEST + ["--popcorn"], "Number of mismatched elements"),
-    # 5. inputs and the harness's pristine copy zeroed together
-    ("zero_pristine_via_stack", TEST, "modified its input"),
-    ("torch_equal_patch", TEST, "modified its input"),
+    # 5. inputs and the harness's pristine copy zeroed together (the inputs rule is strict-only:
+    #    the published check compares against a copy made before the call)
+    ("zero_pristine_via_stack", TEST + ["--strict"], "modified its input"),
+    ("torch_equal_patch", TEST + ["--strict"], "modified its input"),
     # 6. detached processes that outlive the stage
     ("detached_csv_rewrite", TEST, "contained", "/tmp/adv/detached_csv_rewrite.marker"),
     ("detached_sleeper", TEST, "contained", "/tmp/adv/detached_sleeper.marker"),
@@ -75,7 +76,7 @@ CASES = [
     # 9. output floods and memory through the channel; an output of another dtype and layout
     ("flood_output", TEST, "printed more than"),
     ("expand_huge", TEST, ("a message over", "SIZE MISMATCH")),  # CPU: its bytes; GPU: a shared copy
-    ("weird_layout_dtype", TEST, "returned a torch.float64 tensor"),
+    ("weird_layout_dtype", TEST + ["--strict"], "returned a torch.float64 tensor"),  # passes without --strict
     # 10. network and the parent's memory
     ("network_probe", TEST, "contained", "/tmp/adv/network_probe.marker"),
     ("proc_mem_probe", TEST, "contained", "/tmp/adv/proc_mem_probe.marker"),

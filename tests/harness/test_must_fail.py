@@ -15,7 +15,7 @@ REFERENCE = str(Path(__file__).resolve().parents[2] / "examples" / "reference_su
 CASES = [
     # submission, arguments, reason expected in the failing row
     ("uninitialised", ["test", "--shapes", "0"], "Number of mismatched elements"),
-    ("writes_inputs", ["test", "--shapes", "0"], "custom_kernel modified its input(s) a_scale"),
+    ("writes_inputs", ["test", "--shapes", "0", "--strict"], "custom_kernel modified its input(s) a_scale"),
     ("ignores_b_scale", ["test", "--shapes", "0"], "Number of mismatched elements"),
     ("bf16_accumulate", ["test", "--shapes", "1"], "Number of mismatched elements"),
     ("cached", ["leaderboard", "--shapes", "64,64,128"], "seed 14: Number of mismatched elements"),
@@ -36,6 +36,13 @@ def test_rejected_with_reason(run_leaderboard, name, argv, reason):
     assert status == 1
     assert rows and not any(row["passed"] for row in rows)
     assert reason in rows[0]["error"]
+
+
+def test_written_inputs_pass_without_strict_as_on_the_leaderboard(run_leaderboard):
+    status, rows, out, _ = run_leaderboard("test", "--shapes", "0", "--submission", str(MUST_FAIL / "writes_inputs.py"),
+                                           "--skip-preflight")
+    assert status == 0 and rows[0]["passed"] == 1
+    assert "note, case 0: custom_kernel modified its input(s) a_scale." in out
 
 
 def test_cached_result_passes_test_mode_so_only_fresh_seeds_catch_it(run_leaderboard):

@@ -1,4 +1,4 @@
-"""Computes the right answer, then zeroes a_scale in place."""
+"""Computes the right answer, then zeroes a_scale in place: the leaderboard accepts it (its check compares against a copy made before the call), so it fails only under --strict."""
 from reference.task import ref_kernel
 
 
