@@ -5,8 +5,11 @@ measurement), then for each submission the per-case benchmark means of `eval/run
 benchmark`, and, given the published evaluator (--published DIR holding its eval.py, which
 you fetch yourself from GPU MODE's reference-kernels, problems/amd/eval.py; the project does
 not ship it), the same cases through that evaluator, with per-case ratios and their
-geometric mean. The published eval.py runs beside the runner modules the harness provides
-(reference/runner_env: task, utils; the project's `reference`), so both use the same reference.
+geometric mean. Each round's per-case means come first, for both evaluators, so that rounds
+falling into two groups (a host whose CPU speed changes, on calls of many small launches) show
+as such; the table holds their medians. The published eval.py runs beside the runner modules
+the harness provides (reference/runner_env: task, utils; the project's `reference`), so both
+use the same reference.
 
     python -m eval.fidelity                                  # floor and harness times only
     python -m eval.fidelity --published build/published_eval --out eval/reports/fidelity.csv
@@ -69,6 +72,26 @@ def _cell(value: float | None, width: int, spec: str) -> str:
     return format(value, f">{width}{spec}") if value is not None else f"{'-':>{width}}"
 
 
+def _median(values: list[float | None]) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def round_lines(title: str, cases: list[int], rounds: list[dict[str, list[float | None]]]) -> list[str]:
+    """Each round's per-case means, one line per evaluator in the order they ran (the first
+    marked *), so that a reading whose rounds fall into two groups shows as such, not only as
+    its median. `rounds`: per round, {evaluator: per-case means (None: the case failed)}, in
+    running order."""
+    paired = any(len(means) > 1 for means in rounds)
+    lines = [f"\n{title}: per-round means, us" + (" (* ran first in its round)" if paired else ""),
+             f"{'round':>5} {'evaluator':<11}" + "".join(f"{f'case {i}':>10}" for i in cases)]
+    for number, means in enumerate(rounds, 1):
+        for position, (name, values) in enumerate(means.items()):
+            lines.append(f"{number:>5} {name + ('*' if position == 0 and len(means) > 1 else ''):<11}"
+                         + "".join(_cell(v, 10, ".1f") for v in values))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -81,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="benchmark case indexes (default: all)")
     parser.add_argument("--rounds", type=int, default=2, metavar="N",
                         help="runs of each evaluator per submission, alternating which goes first; "
-                             "the table shows per-case medians (default: 2)")
+                             "each round's per-case means are printed, the table shows their medians "
+                             "(default: 2)")
     parser.add_argument("--out", type=Path, metavar="CSV", help="also write the per-case table here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -100,21 +124,21 @@ def main(argv: list[str] | None = None) -> int:
 
     table = []
     for submission in submissions:
-        ours, theirs = [[] for _ in cases], [[] for _ in cases]
+        rounds = []
         for round_ in range(args.rounds):
             # Alternate which evaluator goes first: GPU clocks and caches warm up over a run.
-            order = [("harness", ours), ("published", theirs)] if args.published else [("harness", ours)]
-            for name, sink in (order if round_ % 2 else order[::-1]):
+            order = ["harness", "published"] if args.published else ["harness"]
+            means = {}
+            for name in (order if round_ % 2 else order[::-1]):
                 print(f"round {round_ + 1}/{args.rounds}: {submission.name} ({args.mode}) with the {name} ...",
                       file=sys.stderr, flush=True)
-                means = (harness_means(submission, args.mode, cases) if name == "harness"
-                         else published_means(args.published, submission, args.mode, cases))
-                for per_case, mean in zip(sink, means):
-                    if mean is not None:
-                        per_case.append(mean)
-        for index, mine, published in zip(cases, ours, theirs):
-            mine = statistics.median(mine) if mine else None
-            published = statistics.median(published) if published else None
+                means[name] = (harness_means(submission, args.mode, cases) if name == "harness"
+                               else published_means(args.published, submission, args.mode, cases))
+            rounds.append(means)
+        print("\n".join(round_lines(f"{submission.stem} ({args.mode})", cases, rounds)))
+        for slot, index in enumerate(cases):
+            mine = _median([r["harness"][slot] for r in rounds])
+            published = _median([r["published"][slot] for r in rounds if "published" in r])
             ratio = mine / published if mine and published else None
             table.append({"submission": submission.stem, "case": index, "spec": contract.cases("benchmarks")[index].spec,
                           "harness_us": mine, "published_us": published, "ratio": ratio})
