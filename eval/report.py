@@ -176,13 +176,10 @@ def schema_table() -> pd.DataFrame:
 
 def _read_text(path: Path) -> pd.DataFrame:
     """A CSV's cells as strings, after checking its header against the schema."""
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    with open(path, newline="") as f:
-        lines = list(csv.reader(f))
-    if not lines:
-        raise ValueError(f"{path} is not a report CSV: the file is empty")
-    header, body = lines[0], lines[1:]
+    header, body = _csv_lines(path)
+    if not set(header) & set(COLUMNS):
+        raise ValueError(f"{path} is not a report CSV: its first line names none of the report's columns "
+                         f"({', '.join(COLUMNS[:4])}, ...)")
     missing = [name for name in COLUMNS if name not in header]
     unknown = [name for name in header if name not in SCHEMA]
     doubled = sorted({name for name in header if header.count(name) > 1})
@@ -199,6 +196,24 @@ def _read_text(path: Path) -> pd.DataFrame:
         if len(line) != len(header):
             raise ValueError(f"{path} row {number}: {len(line)} cells, the header has {len(header)}")
     return pd.DataFrame(body, columns=header, dtype=object)[list(COLUMNS)]
+
+
+def _csv_lines(path: Path) -> tuple[list[str], list[list[str]]]:
+    """A file's header and body rows as a CSV; why it is none (absent, a folder, not text)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a report CSV")
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    try:
+        with open(path, newline="") as f:
+            lines = list(csv.reader(f))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a report CSV: not text") from None
+    except csv.Error as exc:
+        raise ValueError(f"{path} is not a report CSV: {exc}") from None
+    if not lines:
+        raise ValueError(f"{path} is not a report CSV: the file is empty")
+    return lines[0], lines[1:]
 
 
 _PARSE = {"str": str, "category": str, "int": int, "float": float,

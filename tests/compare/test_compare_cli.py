@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from reports.compare import main
@@ -95,12 +96,28 @@ def test_missing_file_exit_code(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
-def test_other_schema_exit_code_names_the_columns(tmp_path, capsys):
-    path = tmp_path / "other.csv"
-    with open(path, "w", newline="") as f:
-        csv.writer(f).writerows([["name", "time"], ["x", "1.0"]])
+NOT_REPORTS = {  # name: (its bytes, or "folder" or "absent"; what the one line says)
+    "mine.py": ((REPO / "examples" / "reference_submission.py").read_bytes(), "names none of the report's columns"),
+    "other.csv": (b"name,time\nx,1.0\n", "names none of the report's columns"),
+    "table.parquet": (b"PAR1\x15\x04\x15\xa0\x9c\x01", "is not a report CSV: not text"),
+    "quoted.csv": (b'"' + b"x" * 200_000, "is not a report CSV: field larger than field limit"),
+    "folder": ("folder", "is a folder, not a report CSV"),
+    "absent.csv": ("absent", "no such file"),
+}
+
+
+@pytest.mark.parametrize("name", NOT_REPORTS)
+def test_a_file_that_is_not_a_report_is_named_in_one_line(tmp_path, capsys, name):
+    contents, says = NOT_REPORTS[name]
+    path = tmp_path / name
+    if contents == "folder":
+        path.mkdir()
+    elif contents != "absent":
+        path.write_bytes(contents)
     assert main([str(path)]) == 2
-    assert "not a report CSV of this version: missing column(s) 'submission'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("compare: error: ") and says in err
+    assert err.count("\n") == 1 and len(err.replace(str(path), "")) < 150, err  # a line a terminal shows whole
 
 
 def test_old_report_without_engine_exit_code(tmp_path, capsys):
