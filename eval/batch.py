@@ -14,9 +14,11 @@ reason. Builds are shared through the engines' caches, which are keyed by conten
 Output: one Parquet table and a CSV beside it, a row per submission and stage case (the run
 report's columns, the submission id, its source hash and, where the input carries them, its
 measured score); the CSV grows as tasks finish, so --resume after an interruption skips the
-submissions it holds. At the end, a summary: verdicts, the predicted scores' distribution and,
-where measured scores exist, predicted against measured (median |error|, Spearman, a scatter PNG
-beside the output), each distinct source counted once.
+submissions it holds. At the end, a summary: verdicts, each failed submission with its reason,
+the predicted scores' distribution and, where measured scores exist, predicted against measured
+(median |error|, Spearman, a scatter PNG beside the output), each distinct source counted once.
+Exit status 0 when every submission passed, 1 when any failed (as eval/run.py's), 2 for an
+input it cannot read.
 """
 from __future__ import annotations
 
@@ -34,15 +36,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from eval import dataset, report
+from eval import cli, dataset, report
 from predictor import parallel
 from predictor.fit import spearman
 from reference import contract
+from toolchain import diagnostics
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "build" / "batch"  # each distinct source's file and its run's report, by hash
 MODES = ("test", "benchmark", "leaderboard", "ranked")
 CPU_LIMIT_S = 3600.0  # a submission's whole run on the CPU engines (eval/run.py's stage limit)
+LISTED_FAILURES = 20  # failed submissions the summary names; a dataset export can hold thousands
+REASON_CHARS = 160  # of a failure reason in the summary (the table holds it whole)
 EXTRA = ("submission_id", "source_hash", "input", "measured_score_us", "predicted_score_us", "wall_s")
 BATCH_COLUMNS = EXTRA + report.COLUMNS
 
@@ -73,6 +78,9 @@ def gather(path: Path, leaderboard_id: int | None) -> tuple[list[Item], int]:
         return [Item(str(p.relative_to(path)), p.name, p.read_text(errors="replace")) for p in files], 0
     if not path.is_file():
         raise InputError(f"{path}: no such file or folder")
+    if path.suffix == ".py":
+        raise InputError(f"{path} is one submission file, not a batch: judge it with python eval/run.py "
+                         f"--submission {path}; a batch is a folder of .py files, a list file or a dataset export")
     if path.suffix in (".parquet", ".csv"):
         try:
             export = dataset.read(path, leaderboard_id)
@@ -206,19 +214,37 @@ class Output:
         return frame
 
 
-def summary(frame: pd.DataFrame, skipped: int, scatter: Path) -> list[str]:
-    """The closing lines: verdicts, predicted scores, predicted against measured."""
-    per_submission = frame.groupby("submission_id").agg(
-        passed=("passed", lambda s: bool(s.fillna(False).all())), source=("source_hash", "first"),
-        predicted=("predicted_score_us", "first"), measured=("measured_score_us", "first"),
+def verdicts(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row a submission: whether every row of it passed, its file's stem, source, scores and
+    first failure reason."""
+    return frame.groupby("submission_id").agg(
+        passed=("passed", lambda s: bool(s.fillna(False).all())), name=("submission", "first"),
+        source=("source_hash", "first"), predicted=("predicted_score_us", "first"),
+        measured=("measured_score_us", "first"),
         error=("error", lambda s: next((e for e in s if isinstance(e, str) and e), "")))
+
+
+def failure_lines(per_submission: pd.DataFrame) -> list[str]:
+    """The failed submissions, each with its reason; past LISTED_FAILURES, how many more."""
+    failed = per_submission[~per_submission["passed"]]
+    lines = []
+    for sid, row in failed.head(LISTED_FAILURES).iterrows():
+        name = f" ({row['name']})" if isinstance(row["name"], str) and row["name"] != Path(sid).stem else ""
+        reason = (row["error"].splitlines() or ["failed"])[0]
+        lines.append(f"  FAILED {sid}{name}: {diagnostics.short(reason, REASON_CHARS)}")
+    if len(failed) > LISTED_FAILURES:
+        lines.append(f"  and {len(failed) - LISTED_FAILURES} more failed (the table's error column says why)")
+    return lines
+
+
+def summary(frame: pd.DataFrame, skipped: int, scatter: Path) -> list[str]:
+    """The closing lines: verdicts, the failed submissions, predicted scores, predicted against measured."""
+    per_submission = verdicts(frame)
     sources = per_submission.drop_duplicates("source")
     passed = int(per_submission["passed"].sum())
     lines = [f"{len(per_submission)} submissions ({len(sources)} distinct sources): {passed} passed, "
              f"{len(per_submission) - passed} failed" + (f"; {skipped} rows of other leaderboards skipped" if skipped else "")]
-    reasons = per_submission[~per_submission["passed"]]["error"].map(lambda e: e.split(":")[0][:80] or "failed")
-    for reason, count in reasons.value_counts().head(5).items():
-        lines.append(f"  {count:5d} x {reason}")
+    lines += failure_lines(per_submission)
     scores = pd.to_numeric(sources["predicted"], errors="coerce").dropna()
     if len(scores):
         q = scores.quantile([0, 0.25, 0.5, 0.75, 1]).tolist()
@@ -251,10 +277,10 @@ def draw_scatter(both: pd.DataFrame, path: Path) -> None:
 
 
 def make_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m eval.batch", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="examples:\n  python -m eval.batch my_kernels/ --mode test\n"
-                                       "  python -m eval.batch submissions.parquet --method predicted --out results.parquet --resume\n")
+    p = cli.Parser(prog="python -m eval.batch", description=__doc__.splitlines()[0],
+                   formatter_class=argparse.RawDescriptionHelpFormatter,
+                   epilog="examples:\n  python -m eval.batch my_kernels/ --mode test\n"
+                          "  python -m eval.batch submissions.parquet --method predicted --out results.parquet --resume\n")
     p.add_argument("input", type=Path, help="a folder of .py files, a list file, or a dataset export (.parquet/.csv)")
     p.add_argument("--mode", choices=MODES, help="what eval/run.py runs on each (default: benchmark with "
                    "--method predicted, else test)")
@@ -321,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     frame = output.finish()
     print("\n".join(summary(frame, skipped, out.with_suffix(".png"))))
     print(f"table: {out} (and {output.csv})   wall time: {time.monotonic() - started:.1f} s")
-    return 0
+    return 0 if verdicts(frame)["passed"].all() else 1
 
 
 if __name__ == "__main__":

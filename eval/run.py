@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 if sys.path[0] == str(REPO / "eval"):  # run as a script: import the project, not eval/'s siblings
     sys.path[0] = str(REPO)
 
-from eval import clock, engines, judge, preflight, report, sandbox, timing  # noqa: E402
+from eval import cli, clock, engines, judge, preflight, report, sandbox, timing  # noqa: E402
 from eval.device import DeviceInfo, detect  # noqa: E402
 from eval.summary import print_secret_run, print_stage, print_verdicts  # noqa: E402
 from reference import contract  # noqa: E402
@@ -60,19 +60,19 @@ UNTIMED = ("test",)  # modes --method means nothing to
 def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `mode`, the help of that mode alone (`eval/run.py test --help`)."""
     if mode is None:
-        p = argparse.ArgumentParser(
+        p = cli.Parser(
             prog="eval/run.py", description=__doc__.splitlines()[0], epilog=EXAMPLES,
-            formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.add_argument("mode", nargs="?", choices=list(STAGES),
+            formatter_class=argparse.RawDescriptionHelpFormatter, file_flag="--submission")
+        p.add_argument("mode", nargs="?", choices=list(STAGES), type=mode_name,
                        help=". ".join(f"{name}: {text}" for name, text in MODE_HELP.items())
                        + ". Default: ranked with a GPU; without one, benchmark with --method predicted, "
                          "else test.")
     else:
-        p = argparse.ArgumentParser(
+        p = cli.Parser(
             prog=f"eval/run.py {mode}", description=f"{mode} mode: {MODE_HELP[mode]}.",
             epilog="\n".join(line for line in EXAMPLES.splitlines() if f"run.py {mode} " in line
                              or line.startswith("examples")),
-            formatter_class=argparse.RawDescriptionHelpFormatter)
+            formatter_class=argparse.RawDescriptionHelpFormatter, file_flag="--submission")
     p.add_argument("--submission", action="append", metavar="PATH",
                    help="submission file defining custom_kernel(data); repeat to compare several "
                         "on the same cases (default: submission.py)")
@@ -117,6 +117,21 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
                         "not run it); the verdict is still printed and recorded")
     p.add_argument("--list", action="store_true", help="list the published cases and exit")
     return p
+
+
+def mode_name(word: str) -> str:
+    """The mode argument; a submission file or folder given in its place is named as one."""
+    if word in STAGES:
+        return word
+    if Path(word).is_dir():
+        raise argparse.ArgumentTypeError(f"{word} is a folder, not a mode: {batch_hint(word)}")
+    if cli.looks_like_file(word):
+        raise argparse.ArgumentTypeError(f"{word} is a file, not a mode: did you mean --submission {word}?")
+    return word  # argparse's invalid choice, which lists the modes
+
+
+def batch_hint(folder: str | Path) -> str:
+    return f"to judge each .py file in it, python -m eval.batch {folder}"
 
 
 def parse_shape(item: str, published: list[Case], parser_error) -> tuple[int | None, Case]:
@@ -196,7 +211,8 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     submissions = [Path(p) for p in (args.submission or [REPO / "submission.py"])]
     for path in submissions:
         if path.is_dir():
-            raise UsageError(f"submission {path} is a folder: give the .py file that defines custom_kernel(data)")
+            raise UsageError(f"submission {path} is a folder: give the .py file that defines custom_kernel(data); "
+                             f"{batch_hint(path)}")
         if not path.is_file():
             raise UsageError(f"submission {path} does not exist")
     if args.device_code:

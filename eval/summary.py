@@ -1,6 +1,7 @@
 """Human-readable tables of a run: one per stage, then the verdict per submission."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from eval import timing
@@ -95,7 +96,6 @@ def print_verdicts(rows: list[dict], submissions: list[Path], secret_rows: list[
                    device: str = "", refused: dict[Path, str] | None = None) -> None:
     """Per submission: the pre-flight's refusal if any, each stage's verdict, the secret-seed
     run's (ranked), and the score, which the bot publishes only when that run passed too."""
-    top = contract.load()["published_top_score_us"]
     print("\nverdict")
     for path in submissions:
         if path in (refused or {}):
@@ -110,15 +110,28 @@ def print_verdicts(rows: list[dict], submissions: list[Path], secret_rows: list[
         board = [r for r in own if r["mode"] == "leaderboard"]
         if hidden:
             print(f"  {path.name}: secret validation failed on {device}; submission will not appear on the leaderboard")
-        elif board and all(r["passed"] for r in board) and len(board) == len(contract.cases("benchmarks")):
-            score = contract.geometric_mean([r["mean_us"] for r in board])
-            what = "leaderboard score" if checked(board) else "predicted leaderboard score"
-            print(f"  {path.name}: {what} {score:.1f} us (published top score {top} us)")
+        elif board and all(r["passed"] for r in board):
+            print(f"  {path.name}: " + _score_text(board))
     timed = [r for r in rows if r["mean_us"] is not None]
     if len(submissions) > 1 and timed:
         from eval.comparison import side_by_side
 
         print("\n" + side_by_side([r for r in rows if r["method"]]))
+
+
+def _score_text(board: list[dict]) -> str:
+    """A passed leaderboard stage's score beside the published top score, when the stage ran the
+    benchmark shapes the score is over; else how many of them it ran, and no score: the geometric
+    mean of a subset (--shapes) is not comparable with the published one."""
+    what = "leaderboard score" if checked(board) else "predicted leaderboard score"
+    published = Counter((c.m, c.n, c.k) for c in contract.cases("benchmarks"))
+    ran = Counter((r["m"], r["n"], r["k"]) for r in board)
+    if ran == published:
+        score = contract.geometric_mean([r["mean_us"] for r in board])
+        return f"{what} {score:.1f} us (published top score {contract.load()['published_top_score_us']} us)"
+    total, inside = sum(published.values()), sum((ran & published).values())
+    others = f" and {len(board) - inside} other shape(s)" if len(board) > inside else ""
+    return f"no {what}: the leaderboard stage ran {inside} of the {total} benchmark shapes{others}; the score is over all {total}"
 
 
 def _stages_text(rows: list[dict]) -> str:

@@ -42,8 +42,9 @@ def session(address: str | None = None, cpus: int | None = None) -> Iterator[Non
     env = {"PYTHONPATH": path}
     if os.environ.get(device_code.ENV):
         env[device_code.ENV] = os.environ[device_code.ENV]
-    options = dict(runtime_env={"env_vars": env}, log_to_driver=False,
-                   logging_level=logging.WARNING)
+    # Ray's own log lines stay out of the user's output: its start-up warnings (token
+    # authentication, say) are about Ray, not the work; the tasks' output stays in Ray's logs.
+    options = dict(runtime_env={"env_vars": env}, log_to_driver=False, logging_level=logging.ERROR)
     if address:
         ray.init(address=address, **options)
     else:

@@ -79,7 +79,7 @@ def test_a_misspelt_flag_would_be_caught(parse_only, monkeypatch, capsys):
     monkeypatch.chdir(REPO)
     with pytest.raises(SystemExit):
         parse_only("python eval/run.py test --submision my.py")
-    assert "unrecognized arguments" in capsys.readouterr().err
+    assert "unknown flag --submision: did you mean --submission?" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", sorted(RUN_WHOLE))

@@ -4,6 +4,7 @@ the CPU through Ray, locally and on a two-node cluster the test starts; --resume
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from eval import dataset
+from eval import batch, dataset
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = (REPO / "examples" / "reference_submission.py").read_text()
@@ -78,7 +79,7 @@ def test_an_export_of_several_leaderboards_without_their_names_is_refused(tmp_pa
 def local_run(batch_input, tmp_path_factory):
     out = tmp_path_factory.mktemp("local") / "results.parquet"
     done = run_batch(str(batch_input), "--shapes", SHAPE, "--cpus", "2", "--out", str(out))
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 1, done.stderr[-3000:]  # two of them fail
     return out, done
 
 
@@ -90,6 +91,13 @@ def test_a_batch_gives_each_submission_its_verdict(local_run):
     assert frame.loc[frame["submission_id"] == "1", "measured_score_us"].tolist() == pytest.approx([100.0])
     assert out.with_suffix(".csv").is_file()
     assert "4 submissions (3 distinct sources): 2 passed, 2 failed; 1 rows of other leaderboards skipped" in done.stdout
+    assert "  FAILED 2 (sub2): Number of mismatched elements" in done.stdout
+    assert "  FAILED 3 (sub3): the test worker process exited unexpectedly with status 3" in done.stdout
+
+
+def test_rays_own_log_lines_stay_off_the_users_output(local_run):
+    _, done = local_run
+    assert not re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\s+(INFO|WARNING)", done.stderr, re.M), done.stderr
 
 
 def test_resume_judges_only_what_the_output_lacks(batch_input, local_run):
@@ -98,7 +106,7 @@ def test_resume_judges_only_what_the_output_lacks(batch_input, local_run):
     kept = pd.read_csv(journal, dtype={"submission_id": str})
     kept[kept["submission_id"] != "2"].to_csv(journal, index=False)
     done = run_batch(str(batch_input), "--shapes", SHAPE, "--cpus", "2", "--out", str(out), "--resume")
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 1, done.stderr[-3000:]
     assert "4 submissions, 1 to judge (1 distinct sources), 3 already in" in done.stderr
     assert verdicts(out) == {"1": True, "2": False, "3": False, "4": True}
 
@@ -111,7 +119,7 @@ def test_a_two_node_ray_cluster_gives_the_same_verdicts(batch_input, local_run, 
     try:
         out = tmp_path / "cluster.parquet"
         done = run_batch(str(batch_input), "--shapes", SHAPE, "--address", cluster.address, "--out", str(out))
-        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.returncode == 1, done.stderr[-3000:]
         assert verdicts(out) == verdicts(local_run[0])
     finally:
         cluster.shutdown()
@@ -123,10 +131,11 @@ def test_a_submission_that_hangs_becomes_a_failed_row(tmp_path):
     (folder / "hangs.py").write_text(HANG)
     out = tmp_path / "hang.parquet"
     done = run_batch(str(folder), "--shapes", SHAPE, "--cpus", "1", "--limit-s", "20", "--out", str(out))
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 1, done.stderr[-3000:]
     frame = pd.read_parquet(out)
     assert frame["error"].iloc[0] == "no verdict within 20 s: the run was stopped"
     assert not frame["passed"].iloc[0]
+    assert "  FAILED hangs.py: no verdict within 20 s: the run was stopped" in done.stdout
 
 
 def test_bad_inputs_are_named(tmp_path):
@@ -135,3 +144,30 @@ def test_bad_inputs_are_named(tmp_path):
     (tmp_path / "list.txt").write_text("missing.py\n")
     done = run_batch(str(tmp_path / "list.txt"))
     assert done.returncode == 2 and "list.txt:1: missing.py: no such file" in done.stderr
+
+
+def test_one_submission_file_is_pointed_to_eval_run(tmp_path):
+    mine = tmp_path / "my.py"
+    mine.write_text(GOOD)
+    with pytest.raises(batch.InputError) as refused:
+        batch.gather(mine, None)
+    assert f"{mine} is one submission file, not a batch: judge it with python eval/run.py --submission {mine}" in str(
+        refused.value)
+
+
+def test_a_misspelt_flag_is_named_with_the_nearest(capsys):
+    with pytest.raises(SystemExit) as exc:
+        batch.make_parser().parse_args(["subs", "--mdoe", "test"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == "python -m eval.batch: error: unknown flag --mdoe: did you mean --mode?\n"
+
+
+def test_the_summary_names_each_failed_submission_with_its_reason():
+    rows = [{"submission_id": f"s{i}.py", "submission": f"s{i}", "source_hash": f"h{i}", "passed": i == 0,
+             "error": "" if i == 0 else f"reason {i}\nmore lines", "predicted_score_us": None, "measured_score_us": None}
+            for i in range(batch.LISTED_FAILURES + 3)]
+    lines = batch.summary(pd.DataFrame(rows), 0, Path("unused.png"))
+    assert lines[0] == f"{len(rows)} submissions ({len(rows)} distinct sources): 1 passed, {len(rows) - 1} failed"
+    assert lines[1:3] == ["  FAILED s1.py: reason 1", "  FAILED s10.py: reason 10"]  # in the table's order
+    assert len([line for line in lines if line.startswith("  FAILED ")]) == batch.LISTED_FAILURES
+    assert lines[-1] == "  and 2 more failed (the table's error column says why)"

@@ -113,12 +113,17 @@ def test_ranked_ends_with_a_secret_seed_run_of_the_same_cases():
     assert secret is None and not secret_plan and plan[0][1][0][1].seed == contract.secret_seed(6635, 3)
 
 
+def board_rows(cases) -> list[dict]:
+    """A passed leaderboard stage of `mine` at 100 us a case."""
+    return [{"submission": "mine", "mode": "leaderboard", "passed": 1, "mean_us": 100.0, "method": "leaderboard",
+             "m": c.m, "n": c.n, "k": c.k} for c in cases]
+
+
 def test_a_failed_secret_run_is_shown_as_the_bot_shows_it_and_withholds_the_score(capsys):
     from eval import summary
     from reference import contract
 
-    board = [{"submission": "mine", "mode": "leaderboard", "passed": 1, "mean_us": 100.0, "method": "leaderboard"}
-             for _ in contract.cases("benchmarks")]
+    board = board_rows(contract.cases("benchmarks"))
     secret = [{"submission": "mine", "mode": "test", "passed": 1, "secret_seed": 7},
               {"submission": "mine", "mode": "benchmark", "passed": 1, "secret_seed": 7},
               {"submission": "mine", "mode": "leaderboard", "passed": 0, "secret_seed": 7}]
@@ -130,6 +135,23 @@ def test_a_failed_secret_run_is_shown_as_the_bot_shows_it_and_withholds_the_scor
     assert "leaderboard score" not in out
     summary.print_verdicts(board, [Path("mine.py")], [dict(r, passed=1) for r in secret], "NVIDIA H100")
     assert "mine.py: leaderboard score 100.0 us" in capsys.readouterr().out
+
+
+def test_only_the_benchmark_shapes_give_a_score_beside_the_published_one(capsys):
+    from eval import summary
+    from reference import contract
+
+    benchmarks = contract.cases("benchmarks")
+    summary.print_verdicts(board_rows(benchmarks), [Path("mine.py")])
+    top = contract.load()["published_top_score_us"]
+    assert f"mine.py: leaderboard score 100.0 us (published top score {top} us)" in capsys.readouterr().out
+    summary.print_verdicts(board_rows(benchmarks[:3]), [Path("mine.py")])
+    out = capsys.readouterr().out
+    assert "score 100.0" not in out and "published" not in out
+    assert "mine.py: no leaderboard score: the leaderboard stage ran 3 of the 18 benchmark shapes; the score is over all 18" in out
+    summary.print_verdicts(board_rows(benchmarks[:1] * len(benchmarks)), [Path("mine.py")])  # as many rows, other shapes
+    out = capsys.readouterr().out
+    assert "published" not in out and "ran 1 of the 18 benchmark shapes and 17 other shape(s)" in out
 
 
 def test_ranked_on_the_cpu_runs_and_reports_the_secret_seed_run(run_leaderboard):
@@ -185,6 +207,34 @@ def test_a_syntax_error_points_at_the_submissions_own_line(run_leaderboard, tmp_
 def test_a_folder_given_as_the_submission_is_named_as_one(run_leaderboard, tmp_path):
     status, _, _, err = run_leaderboard("test", "--submission", str(tmp_path))
     assert status == 2 and "is a folder: give the .py file" in err
+    assert f"to judge each .py file in it, python -m eval.batch {tmp_path}" in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["my.py"], "argument mode: my.py is a file, not a mode: did you mean --submission my.py?"),
+    (["test", "my.py"], "unrecognized argument my.py: did you mean --submission my.py?"),
+    (["--submision", "my.py"], "unknown flag --submision: did you mean --submission?"),
+    (["test", "--sahpes", "0"], "unknown flag --sahpes: did you mean --shapes?"),
+    (["--stirct=1"], "unknown flag --stirct: did you mean --strict?"),
+    (["subs"], "argument mode: subs is a folder, not a mode: to judge each .py file in it, python -m eval.batch subs"),
+])
+def test_a_misplaced_file_or_a_misspelt_flag_gets_one_line_with_the_fix(capsys, monkeypatch, tmp_path, argv, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "subs").mkdir()
+    with pytest.raises(SystemExit) as exc:
+        make_parser().parse_args(argv)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == f"eval/run.py: error: {message}\n"
+
+
+def test_a_flags_prefix_is_still_that_flag():
+    assert make_parser().parse_args(["--shape", "0", "--sub", "my.py"]).shapes == ["0"]
+
+
+def test_a_file_given_as_the_mode_is_a_usage_error_not_a_traceback():
+    done = subprocess.run([sys.executable, str(REPO / "eval" / "run.py"), "my.py"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "eval/run.py: error: argument mode: my.py is a file, not a mode: did you mean --submission my.py?\n"
 
 
 def test_repeated_shapes_flags_add_up():
