@@ -274,9 +274,7 @@ def run(job: dict, cases: list[tuple[int | None, Case]], device: DeviceInfo, lim
     progress lines."""
     stage = job["mode"]
     predicted = not timing.checked(job["method"], stage)
-    settings = contract.load()["modes"].get(stage, {})
-    rule = (timing.StopRule.from_contract(contract.load()["timing"], settings["case_budget_s"])
-            if stage in ("benchmark", "leaderboard") or (predicted and stage != "profile") else None)
+    rule = stop_rule(stage, predicted)
     checker = Checker(stage, [case for _, case in cases], device.kind, predicted, strict=job.get("strict", False))
     listener = Listener(stage, cases, job, checker, rule, device)
     failure = listen(Worker(box, job, device, build=False, limit_s=limit_s), listener, limit_s, max_message_bytes(
@@ -287,6 +285,15 @@ def run(job: dict, cases: list[tuple[int | None, Case]], device: DeviceInfo, lim
     listener.fail_unreported(f"the {stage} worker ended the stage before this case had a result")
     rows = [listener.rows[slot] for slot in range(len(cases))]
     return rows, listener.popcorn(), listener.texts + strict_notes(listener)
+
+
+def stop_rule(stage: str, predicted: bool) -> timing.StopRule | None:
+    """The published stop rule a stage's timed rows are held to; None for a stage that times
+    nothing. A predicted profile predicts the benchmark's call, and its rows are held as those."""
+    timed_as = "benchmark" if predicted and stage == "profile" else stage
+    if timed_as not in ("benchmark", "leaderboard"):
+        return None
+    return timing.StopRule.from_contract(contract.load()["timing"], contract.load()["modes"][timed_as]["case_budget_s"])
 
 
 def strict_notes(listener: Listener) -> list[str]:

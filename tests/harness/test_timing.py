@@ -148,3 +148,43 @@ def test_on_a_gpu_the_worker_also_does_the_published_loops_own_check_after_each_
     assert log.count("own check") == len(durations) + 1
     assert len([key for key in stage.staging if key[0] == "output"]) == min(100, worker.recheck_batch(
         Case(m=64, n=64, k=128, seed=1), 100))  # a batch's buffers, made before the loop
+
+
+class _Sent:
+    """The worker's end of the channel: what the worker sends, kept."""
+
+    def __init__(self):
+        self.messages: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.messages.append(message)
+
+
+def test_a_predicted_profile_row_carries_the_calls_predicted_time_as_the_predicted_benchmarks(monkeypatch):
+    """The worker reports the predicted call time (ns) as the row's one duration, and the parent,
+    holding the row as a predicted benchmark row, makes it the mean the profile's table shows."""
+    import eval.worker as worker
+    import predictor.profile
+    from eval import judge
+    from eval.verdict import Checker
+    from predictor import Prediction
+
+    case = Case(m=1024, n=7168, k=256, seed=5364)
+    channel_end = _Sent()
+    monkeypatch.setattr(worker, "_verify", lambda *_: None)
+    stage = worker.Stage(channel_end, {"cases": [(3, case.args)], "mode": "profile", "method": "predicted"})
+    stage.snapshot = None
+    monkeypatch.setattr(stage, "predict_case", lambda _: Prediction(call_us=123.4))
+    monkeypatch.setattr(predictor.profile, "format_profile", lambda prediction, title: f"{prediction.call_us} us a call")
+    stage.run_predicted_profile()
+    (row,) = [message for message in channel_end.messages if message["kind"] == "row"]
+    assert row["passed"] and row["durations"] == [pytest.approx(123_400.0)]
+
+    def parent():
+        job = {"mode": "profile", "method": "predicted", "engine": "isa", "submission": "mine.py"}
+        return judge.Listener("profile", [(3, case)], job, Checker("profile", [case], "cpu", True),
+                              judge.stop_rule("profile", True))
+    settled = parent().row(row)
+    assert settled["passed"] and settled["runs"] == 1 and settled["mean_us"] == pytest.approx(123.4)
+    two = parent().row(dict(row, durations=[1e5, 2e5]))  # the parent still judges the worker's claim
+    assert not two["passed"] and "a predicted case with more than one time" in two["message"]
