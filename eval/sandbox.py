@@ -5,7 +5,8 @@ Inside, the worker that imports and calls the submission sees:
   - its own PID namespace: when the stage ends, the harness kills the box's first process and
     the kernel kills everything the submission started, detached or not;
   - the whole file system read-only (the checkout, the home folder, the Python installation),
-    but for a fresh private /tmp and the folders the stage is given to write;
+    but for a fresh private /tmp and the folders the stage is given to write; the caches a
+    GPU runtime fills as it compiles (Triton's) are pointed into that /tmp (`environment`);
   - no network (an empty network namespace), and no terminal to signal (setsid);
   - /dev: a minimal one on the CPU; on a GPU machine the host's (the GPU's device nodes, and
     /dev/shm, where torch keeps the counters of device tensors shared with the parent: the
@@ -70,8 +71,12 @@ class Sandbox:
 
 def environment() -> dict[str, str]:
     """The environment of a stage: the parent's, with torch's extension builds (a GPU's
-    load_inline) kept in the build folder the box lets a build pass write."""
-    return dict(os.environ, TORCH_EXTENSIONS_DIR=str(TORCH_EXTENSIONS), TMPDIR="/tmp")
+    load_inline) kept in the build folder the box lets a build pass write, and the caches a
+    GPU runtime writes as it compiles in the private /tmp: Triton's (by default under the home
+    folder, read-only in the box, where its first kernel launch fails with "Read-only file
+    system"). torch's own (inductor) caches already follow TMPDIR."""
+    return dict(os.environ, TORCH_EXTENSIONS_DIR=str(TORCH_EXTENSIONS), TMPDIR=str(TMP),
+                TRITON_CACHE_DIR=str(TMP / "triton"))
 
 
 @functools.cache
