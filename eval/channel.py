@@ -65,6 +65,7 @@ class ProtocolError(Exception):
 # kind -> {field: type}: what a worker may send, and nothing else.
 SCHEMA = {
     "progress": {"text": str},
+    "advance": {"fraction": float},  # how far the case in progress is (0..1)
     "text": {"text": str},
     "check": {"slot": int, "output": dict, "inputs": list},
     "row": {"slot": int, "passed": bool, "message": str, "durations": list},

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from eval import channel, report, roofline, sandbox, timing
 from eval.device import DeviceInfo
+from eval.progress import Bar
 from eval.summary import status_of
 from eval.verdict import Checker
 from reference import contract
@@ -110,6 +111,8 @@ class Listener:
     stats: dict[int, timing.Stats] = field(default_factory=dict)  # of the timed rows
     texts: list[str] = field(default_factory=list)
     failed: str = ""  # the build pass's import failure
+    doing: str = ""   # the worker's last progress line: the case it is on
+    bar: Bar = field(default_factory=Bar)  # how far that case is, on a terminal
     last_row_at: float = field(default_factory=time.monotonic)
 
     def row(self, message: dict) -> dict:
@@ -338,7 +341,9 @@ def _listen(worker: Worker, listener: Listener, limit_s: float, max_bytes: int, 
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            return (f"the {stage} stage passed its {limit_s:.0f} s limit and its worker was killed "
+            listener.bar.close()
+            doing = f" while on {listener.doing}" if listener.doing else ""
+            return (f"the {stage} stage passed its {limit_s:.0f} s limit{doing} and its worker was killed "
                     f"(the leaderboard kills a stage at {contract.load()['stage_limit_s']} s)")
         if worker.over_output_cap:
             return f"the {stage} worker printed more than {OUTPUT_CAP // 2 ** 20} MiB and was stopped"
@@ -362,10 +367,16 @@ def _listen(worker: Worker, listener: Listener, limit_s: float, max_bytes: int, 
 def handle(message: dict, worker: Worker, listener: Listener, label: str) -> bool:
     """Act on one message; True when the worker is done."""
     kind = message["kind"]
+    if kind == "advance":
+        listener.bar.show(message["fraction"])
+        return False
+    listener.bar.close()
     if kind == "done":
         return True
     if kind == "progress":
-        print(f"  [{label}] {message['text']}", file=sys.stderr, flush=True)
+        listener.doing = message["text"]
+        print(f"  [{label}] {listener.doing}", file=sys.stderr, flush=True)
+        listener.bar.begin(f"  [{label}] {listener.doing}")
     elif kind == "text":
         listener.texts.append(message["text"])
     elif kind == "failed":

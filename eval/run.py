@@ -86,6 +86,10 @@ def make_parser(mode: str | None = None) -> argparse.ArgumentParser:
     if mode not in UNTIMED:
         p.add_argument("--method", default="leaderboard", choices=list(timing.METHODS),
                        help="timing method: " + "; ".join(f"{m.name}: {m.doc}" for m in timing.METHODS.values()))
+        p.add_argument("--exact", action="store_true",
+                       help=f"with --method {timing.PREDICTED}: simulate every loop iteration and every workgroup of the "
+                            f"busiest CU, where by default the timing model extrapolates their settled steady state "
+                            f"(docs/predictor.md, 'Sampled simulation')")
     p.add_argument("--device", default="auto", choices=["auto", "cuda", "cpu"],
                    help="auto: the GPU if torch sees one (ROCm or CUDA), else the CPU, where HIP "
                         "submissions run on the project's emulator")
@@ -170,6 +174,7 @@ def job_of(submission: Path, stage: str, cases, args, device: DeviceInfo) -> dic
     submission = submission.resolve()
     return {"submission": str(submission), "mode": stage, "method": args.method,
             "device": device.kind, "engine": engine_of(args, device), "strict": args.strict,
+            "exact": getattr(args, "exact", False),
             "cases": [(i, c.args) for i, c in cases],
             "visible": [str(submission.parent), *([args.device_code] if args.device_code else [])]}
 
@@ -197,6 +202,8 @@ def resolve(args) -> tuple[DeviceInfo, str, list[Path]]:
     except (RuntimeError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     predicted = args.method == timing.PREDICTED
+    if getattr(args, "exact", False) and not predicted:
+        raise UsageError(f"--exact is how --method {timing.PREDICTED} simulates; it means nothing to --method {args.method}")
     args.engine = args.engine or ("isa" if predicted else engines.DEFAULT)
     if predicted and args.engine != "isa":
         raise UsageError("the predicted method times the compiled machine code on the ISA engine: use --engine isa "

@@ -21,6 +21,8 @@ import yaml
 CALIBRATION = Path(__file__).with_name("calibration.yaml")
 # The `fitted:` constants added around the kernels; every other fitted key is a timing-model setting.
 CALL_CONSTANTS = ("host_us", "kernel_fixed_us", "launch_us")
+# The timing model's setting that turns its sampled simulation off (engines/isa/core/hardware_fields.h).
+EXACT = ("steady_state_tolerance", 0.0)
 
 
 class PredictionError(RuntimeError):
@@ -80,18 +82,27 @@ def call_us(kernels: list[dict], constants: dict) -> float:
 
 
 def predict(call: Callable[[], object], settings: dict | None = None,
-            constants: dict | None = None) -> tuple[Prediction, object]:
+            constants: dict | None = None, exact: bool = False,
+            progress: Callable[[float], None] | None = None) -> tuple[Prediction, object]:
     """Runs call() with every launch timed; returns the prediction and call()'s result (whose
-    kernel outputs are incomplete: only the busiest CU's workgroups ran)."""
+    kernel outputs are incomplete: only the busiest CU's workgroups ran). `exact` simulates
+    every iteration of every loop and every workgroup of the busiest CU, where by default the
+    timing model extrapolates a loop's or the workgroups' settled steady state (docs/predictor.md).
+    `progress(fraction)` hears how far each launch's timing is, a few times a second."""
     from engines.isa import timing
 
     constants = constants or calibration()["fitted"]
-    timing.enable(settings or hardware())
+    settings = dict(settings or hardware())
+    if exact:
+        settings[EXACT[0]] = EXACT[1]
+    timing.enable(settings)
+    timing.listen(progress)
     try:
         timing.take()
         result = call()
         kernels = timing.take()
     finally:
+        timing.listen(None)
         timing.disable()
     if not kernels:
         raise PredictionError("the call launched no HIP kernel: the predicted method times HIP kernels on "

@@ -30,6 +30,9 @@ def _kernel_lines(k: dict, name: str) -> list[str]:
                      ("LDS port (per SIMD pair)", "lds_busy", fact("simds_per_cu") // 2),
                      ("vector memory", "vmem_busy", 1), ("no wave (tail)", "idle", 1))),
     ]
+    if k.get("sampled_share", 0) > 0:
+        lines.append(f"  sampled: {100 * k['sampled_share']:.0f}% of the busiest CU's cycles are extrapolated from the "
+                     f"iterations and workgroups before them (--exact simulates every one)")
     note = use_once_note(k)
     if note:
         lines.append(f"  {note}")

@@ -7,6 +7,8 @@ import ctypes
 import json
 
 _TIMINGS_BUFFER = 1 << 22
+_PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_double)
+_listener = None  # the ctypes callback the runtimes hold: kept alive while they do
 
 
 def _runtimes() -> list[ctypes.CDLL]:
@@ -20,6 +22,8 @@ def _runtimes() -> list[ctypes.CDLL]:
         lib.isa_rt_set_timing.restype = ctypes.c_int
         lib.isa_rt_take_timings.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         lib.isa_rt_take_timings.restype = ctypes.c_size_t
+        lib.isa_rt_set_progress.argtypes = [_PROGRESS]
+        lib.isa_rt_set_progress.restype = None
     return loader.LOADED
 
 
@@ -31,6 +35,15 @@ def enable(hardware: dict[str, float]) -> None:
     for lib in _runtimes():
         if lib.isa_rt_set_timing(spec.encode(), error, len(error)) != 0:
             raise ValueError(f"the timing model's settings: {error.value.decode()}")
+
+
+def listen(report) -> None:
+    """report(fraction) hears how far each timed launch is (0..1), a few times a second, while
+    the launch runs; None: nobody listens."""
+    global _listener
+    _listener = _PROGRESS(report) if report else _PROGRESS()
+    for lib in _runtimes():
+        lib.isa_rt_set_progress(_listener)
 
 
 def disable() -> None:

@@ -22,7 +22,7 @@ CASES = [
     ("wrong_shape", ["test", "--shapes", "0"], "SIZE MISMATCH"),
     ("nan_one", ["test", "--shapes", "0"], "Number of mismatched elements: 1"),
     ("raises", ["test", "--shapes", "0"], "custom_kernel raised RuntimeError (at raises.py:5): deliberate failure"),
-    ("sleeps", ["test", "--shapes", "0", "--stage-limit", "5"], "passed its 5 s limit"),
+    ("sleeps", ["test", "--shapes", "0", "--stage-limit", "5"], "passed its 5 s limit while on test 1/1: m: 64; n: 64"),
     ("segfaults", ["test", "--shapes", "0"], "died from SIGSEGV"),
     ("fails_import", ["test", "--shapes", "0"], "failed to import: ModuleNotFoundError"),
     ("tamper_checker", ["test", "--shapes", "0"], "replaced reference.check_implementation"),

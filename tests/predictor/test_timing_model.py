@@ -278,7 +278,7 @@ def module():
 
 
 def timed(call, **overrides) -> dict:
-    prediction, _ = predict(call, hardware(overrides))
+    prediction, _ = predict(call, hardware(overrides), exact=True)  # the rules, not the sampling
     (kernel,) = prediction.kernels
     return kernel
 
@@ -583,3 +583,25 @@ def test_hip_events_read_the_simulated_device_time_in_a_timed_launch(module):
     out = torch.zeros(64)
     kernel = timed(lambda: module.run_self_timed(out, 600))
     assert out[0].item() * 1000 == pytest.approx(kernel["kernel_us"], rel=1e-4)  # about 9 us, not the engine's ms
+
+
+def sampled_and_exact(call) -> tuple[dict, dict]:
+    (sampled,), (exact,) = (predict(call, exact=e)[0].kernels for e in (False, True))
+    return sampled, exact
+
+
+def test_a_settled_loop_is_extrapolated_within_a_percent_of_simulating_it(module):
+    # one workgroup of 4 waves a CU, each a loop of 3000 MFMAs
+    out = torch.zeros(machine.fact("cus") * 256)
+    sampled, exact = sampled_and_exact(lambda: module.run_heavy_blocks(out, machine.fact("cus"), 3000, 256))
+    assert exact["sampled_share"] == 0 and sampled["sampled_share"] > 0.5
+    assert sampled["cu_cycles"] == pytest.approx(exact["cu_cycles"], rel=0.01)
+
+
+def test_settled_workgroup_rounds_are_extrapolated_within_a_percent_of_simulating_them(module):
+    # 40 KiB of LDS: one workgroup a CU at a time, 40 rounds of them on the busiest CU
+    blocks = 40 * machine.fact("cus")
+    out = torch.zeros(blocks * 64)
+    sampled, exact = sampled_and_exact(lambda: module.run_heavy_blocks(out, blocks, 20, 64))
+    assert exact["sampled_share"] == 0 and sampled["sampled_share"] > 0.5
+    assert sampled["cu_cycles"] == pytest.approx(exact["cu_cycles"], rel=0.01)

@@ -59,6 +59,7 @@ static std::string located(const Launch& L, const Inst& in, const std::string& w
 [[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what) { throw Fault(located(L, in, what)); }
 
 void diagnose(const Launch& L, const Inst& in, const char* kind, const std::string& what) {
+  if (L.quiet) return;
   if (strict()) fault(L, in, what);
   const auto key = std::make_tuple(L.k->symbol, std::string(kind), in.addr);
   {

@@ -107,9 +107,11 @@ void set_threads(int threads);
 struct Hardware {
 #define MACHINE_FACT(type, name, value) type name = value;
 #define MODEL_SETTING(name) double name = std::numeric_limits<double>::quiet_NaN();
+#define SIMULATION(type, name, value) type name = value;
 #include "hardware_fields.h"
 #undef MACHINE_FACT
 #undef MODEL_SETTING
+#undef SIMULATION
   std::vector<std::pair<std::string, double>> mfma_cycles;  // mnemonic -> execution cycles, over machine::kMfmaCycles
 };
 
@@ -130,6 +132,7 @@ struct KernelTiming {
   std::string occupancy_limiter;  // what stopped one more workgroup per CU (machine/occupancy.h)
   uint32_t scratch_bytes_per_lane = 0;  // the kernel descriptor's private segment (spills, stack)
   double cu_cycles = 0;          // the busiest CU, first dispatch to last wave's end
+  double sampled_share = 0;      // of cu_cycles: those of skipped iterations and workgroups, extrapolated
   double clock_ghz = 0;          // the engine clock the power cap allows this launch
   double cu_us = 0, hbm_floor_us = 0, mall_floor_us = 0, l2_floor_us = 0;
   double kernel_us = 0;  // the largest of the busiest CU and the three floors
@@ -147,6 +150,10 @@ struct KernelTiming {
 
 // nullptr turns timing off. Not thread-safe against running launches.
 void set_timing(const Hardware* hardware);
+// While a launch is timed, `report` hears how far its timing is (0..1: passes of the busiest CU
+// and its workgroups done, skipped ones included), at most a few times a second, on the
+// launching thread; nullptr: nobody listens.
+void set_progress(void (*report)(double fraction));
 // The timings of the launches since the last call, in launch order.
 std::vector<KernelTiming> take_timings();
 // The simulated device's clock while timing is on: the sum of every timed launch's kernel_us

@@ -122,6 +122,7 @@ void init_wave(Wave& w, int index, const Workgroup& g, const Launch& L) {
   w.pc = k.first;
   w.done = w.at_barrier = false;
   w.loop_pc = -1;
+  w.allocation_hint = 0;
   w.loop_count = 0;
   w.loop_reads_memory = false;
   w.id = index;

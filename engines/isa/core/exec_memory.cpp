@@ -19,7 +19,16 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
     os << "access to address 0x" << std::hex << addr << " (null pointer)";
     die(os.str());
   }
-  if (!L.allocations.empty()) {
+  const auto& allocations = L.allocations;
+  const size_t hint = w.allocation_hint;
+  // The allocation of the wave's last access, when it is still the one first_allocation_above
+  // finds (the last with a base at or below addr) and holds the access: lanes walk one tensor.
+  if (hint < allocations.size() && allocations[hint].base <= addr && addr + bytes <= allocations[hint].end &&
+      (hint + 1 == allocations.size() || allocations[hint + 1].base > addr)) {
+    if (w.log) w.log->note(addr, bytes, !load);
+    return reinterpret_cast<uint8_t*>(addr);
+  }
+  if (!allocations.empty()) {
     auto it = first_allocation_above(L, addr);
     bool ok = it != L.allocations.begin() && addr + bytes <= std::prev(it)->end;
     if (!ok && load) {
@@ -36,6 +45,7 @@ uint8_t* Exec::global_ptr(uint64_t addr, uint32_t bytes, bool load) {
       }
       die(os.str());
     }
+    w.allocation_hint = size_t(std::prev(it) - allocations.begin());
   }
   if (w.log) w.log->note(addr, bytes, !load);  // inside an allocation (or none noted): safe to keep old bytes
   return reinterpret_cast<uint8_t*>(addr);

@@ -6,6 +6,8 @@
 // (the generated machine/mi300x.h). It may be set by name (a test's or --set's what-if).
 // MODEL_SETTING(name): the model's own setting, which predictor/calibration.yaml gives with
 // its source (hardware: or fitted:). It has no default: timing refuses to start without it.
+// SIMULATION(type, name, value): how the model is run, not what it models: a default, settable
+// by name.
 
 MACHINE_FACT(double, clock_ghz, machine::kClockGhz)
 MACHINE_FACT(uint32_t, cus, machine::kCus)
@@ -55,3 +57,7 @@ MODEL_SETTING(valu_power_weight)
 // (an M/M/1 queue's wait; u the share of the kernel's time the grid keeps it busy), less what
 // the load already queued for the CU's share; 0 keeps the latencies unloaded.
 MODEL_SETTING(memory_queueing)
+
+// Sampled simulation (steady_state.h): a loop is skipped ahead once its last iterations took
+// cycles within this share of their mean; 0 simulates every iteration.
+SIMULATION(double, steady_state_tolerance, 0.05)

@@ -20,6 +20,7 @@ std::map<uint64_t, detail::Allocation> g_allocations;
 Stats g_stats;
 int g_threads = 0;
 std::unique_ptr<Hardware> g_hardware;  // set: launches are timed
+void (*g_progress)(double) = nullptr;   // hears how far a timed launch is
 std::vector<KernelTiming> g_timings;
 double g_device_us = 0;  // the simulated device clock: timed kernel time so far
 
@@ -57,6 +58,16 @@ void set_threads(int threads) { g_threads = threads; }
 double simulated_device_us() {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_hardware ? g_device_us : -1.0;
+}
+
+void set_progress(void (*report)(double fraction)) { g_progress = report; }
+
+void detail::timing_progress(double fraction) {
+  static auto last = std::chrono::steady_clock::now();
+  const auto now = std::chrono::steady_clock::now();
+  if (g_progress == nullptr || now - last < std::chrono::milliseconds(250)) return;
+  last = now;
+  g_progress(fraction);
 }
 
 void set_timing(const Hardware* hardware) {

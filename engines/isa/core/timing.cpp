@@ -14,8 +14,10 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "occupancy.h"
+#include "steady_state.h"
 #include "wave.h"
 
 namespace isa::detail {
@@ -85,6 +87,7 @@ struct TimedWave {
   std::deque<double> vm, lgkm;  // completion cycles of outstanding operations, in issue order
   std::array<double, kRegs> reg_ready{};
   Stall last = S_ISSUE;  // why it last could not issue
+  std::vector<LoopTrack> loops;  // the loops it is in, for the sampled simulation
 };
 
 // An operation counted by `counter` finishes at `at`, but its count drops in issue order: not
@@ -104,6 +107,15 @@ struct PerInst {
   uint64_t issued = 0;
   std::array<double, S_COUNT> stall{};
 };
+
+// Sampled simulation: a loop is judged once the CU has run kMinCheckpoints - 1 iterations of it,
+// the workgroups once it has finished kMinRounds - 1 rounds (the first of either a warm-up, left
+// out); iterations skipped at once are at least kMinSkip; a wave keeps its loop's last
+// kTailIterations simulated; a probe of a wave's remaining iterations runs at most kProbeSteps
+// instructions.
+constexpr size_t kMinCheckpoints = 8, kMinRounds = 7;
+constexpr uint64_t kMinSkip = 8, kTailIterations = 2, kProbeSteps = uint64_t(1) << 26;
+constexpr uint64_t kNever = ~uint64_t(0);
 
 // Where the L1 misses of each allocation are served, as shares of its missed lines (from the
 // lines one workgroup touches and how many workgroups there are): a line the grid reads R
@@ -182,9 +194,14 @@ GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups, d
 class CuModel {
  public:
   CuModel(const Launch& L, const Hardware& hw, const GridReuse& reuse)
-      : L_(L), hw_(hw), reuse_(reuse), insts_(L.co->insts) {
-    for (const auto& m : machine::kMfmaCycles) mfma_cycles_[m.mnemonic] = m.cycles;
-    for (auto& [name, cycles] : hw.mfma_cycles) mfma_cycles_[name] = cycles;
+      : L_(L), hw_(hw), reuse_(reuse), insts_(L.co->insts), probe_launch_(L) {
+    probe_launch_.check_races = false;  // a probe's accesses are not the kernel's
+    probe_launch_.quiet = true;
+    std::unordered_map<std::string, double> by_name;
+    for (const auto& m : machine::kMfmaCycles) by_name[m.mnemonic] = m.cycles;
+    for (auto& [name, cycles] : hw.mfma_cycles) by_name[name] = cycles;
+    mfma_cycles_.reserve(insts_.size());
+    for (const Inst& i : insts_) mfma_cycles_.push_back(is_mfma(i) ? cycles_of_mfma(i, by_name) : 0);
   }
 
   // The CU's share of each level's bandwidth, bytes per clock.
@@ -193,6 +210,7 @@ class CuModel {
   struct Latencies { double l2 = 0, mall = 0, hbm = 0; };
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
   double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares, const Latencies& latencies);
+  double pass_share = 1, pass_start = 0;  // of the launch's timing: this run's part, and where it starts
 
   double l2_bytes = 0, l2_hit_bytes = 0, mall_bytes = 0;  // the CU's L1 misses and where they were served
   std::unordered_set<uint64_t> lines_touched;  // 128-byte lines, when no allocation is known
@@ -200,15 +218,31 @@ class CuModel {
   double lds_busy = 0, vmem_busy = 0;
   std::array<double, S_COUNT> stalls{};
   std::vector<PerInst> per_inst;
+  double skipped_cycles = 0;  // of the cycles run returns: those of iterations skipped, not simulated
 
  private:
+  // What the CU's cycles went to so far: the counts a skipped iteration adds to.
+  struct Counters {
+    double l2_bytes = 0, l2_hit_bytes = 0, mall_bytes = 0, lds_busy = 0, vmem_busy = 0;
+    std::array<double, kSimds> mfma_busy{}, valu_busy{}, idle{};
+    std::array<double, S_COUNT> stalls{};
+    std::vector<PerInst> per_inst;
+    double vmem_backlog = 0, store_backlog = 0;  // how far the CU's memory and write paths are booked ahead
+  };
+  Counters counters(double now) const;
+  void add_per_iteration(const Counters& first, const Counters& last, double iterations, double times);
+
   const Launch& L_;
   const Hardware& hw_;
   const GridReuse& reuse_;
   const std::vector<Inst>& insts_;
-  std::unordered_map<std::string, double> mfma_cycles_;
+  std::vector<double> mfma_cycles_;  // per instruction: its MFMA's execution cycles, 0 for any other
+  mutable std::vector<uint64_t> units_;  // units_touched's buffer
   std::vector<TimedWave> waves_;
   std::vector<Group> groups_;
+  // Each SIMD's waves of the active workgroups (indices into waves_), in workgroup-slot order:
+  // the order in which they try to issue.
+  std::array<std::vector<int>, kSimds> on_simd_;
   std::array<double, kSimds> valu_free_{}, mfma_free_{};
   std::array<double, kSimds / 2> lds_port_free_{};  // SIMDs 2p and 2p + 1 share port p
   double vmem_free_ = 0, store_free_ = 0;  // the CU's vector memory path; its stores' write path
@@ -218,29 +252,56 @@ class CuModel {
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> l1_;
   AccessLog log_;
   std::array<int, kSimds> resident_{};  // waves resident per SIMD
+  Launch probe_launch_;  // the launch as a probe runs it
+  struct Checkpoint {
+    double now;
+    Counters counters;
+    size_t live = 0;  // the waves then live: a checkpoint of another number does not compare
+  };
+  // A loop of the CU's waves: their arrivals at its head, and at every live waves' worth of them
+  // (an iteration of the CU's) the cycle, skipped ones included, and the counters.
+  struct CuLoop {
+    LoopTrack code;  // head and branch
+    uint64_t arrivals = 0;
+    std::vector<Checkpoint> checkpoints;  // since the waves last entered it
+  };
+  std::vector<CuLoop> loops_;
+  uint64_t finished_ = 0;           // workgroups the CU finished
+  std::vector<Checkpoint> rounds_;  // at every round of them (one workgroup per slot), since the last skip
 
   void admit(Group& grp, uint64_t id, double now);
+  void index_simds();
+  size_t finished_in_slots() const {  // slots whose workgroup is done (the last round's)
+    return size_t(std::count_if(groups_.begin(), groups_.end(), [](const Group& g) { return !g.active; }));
+  }
+  void took_backward_branch(TimedWave& tw, int32_t branch_pc, double now);
+  uint64_t rounds_to_skip(uint64_t waiting, double now);
+  std::vector<TimedWave*> live_waves();
+  void skip_settled_iterations(CuLoop& loop, const std::vector<TimedWave*>& live);
+  uint64_t arrivals_left(const TimedWave& tw, const LoopTrack& track, uint64_t iterations);
   bool try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& used);
   void account(TimedWave& tw, Stall why, double cycles = kSimds);
   double next_event(double now) const;
   bool blocked_by_wait(TimedWave& tw, double now, Stall& why) const;
   bool blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const;
   void after_issue(TimedWave& tw, const Inst& i, double now);
-  double mfma_cycles(const Inst& i) const;
+  static double cycles_of_mfma(const Inst& i, const std::unordered_map<std::string, double>& by_name);
+  double mfma_cycles(const Inst& i) const { return mfma_cycles_[size_t(&i - insts_.data())]; }
+  bool mfma(const Inst& i) const { return mfma_cycles(i) > 0; }
   double lds_bank_cycles(bool b128_read, uint64_t exec) const;
   void use_lds_port(TimedWave& tw, double now, double bytes_in, double bytes_out, bool b128_read = false);
-  std::vector<uint64_t> units_touched(uint64_t unit) const;
+  const std::vector<uint64_t>& units_touched(uint64_t unit) const;
   const Served& served(uint64_t line) const;
   std::vector<uint64_t> l1_misses(bool allocate);
 };
 
-double CuModel::mfma_cycles(const Inst& i) const {
+double CuModel::cycles_of_mfma(const Inst& i, const std::unordered_map<std::string, double>& by_name) {
   std::string name = i.name;
   for (const char* suffix : {"_e64", "_vop3p"})
     if (name.size() > strlen(suffix) && name.compare(name.size() - strlen(suffix), std::string::npos, suffix) == 0)
       name.resize(name.size() - strlen(suffix));
-  auto it = mfma_cycles_.find(name);
-  if (it != mfma_cycles_.end()) return it->second;
+  auto it = by_name.find(name);
+  if (it != by_name.end()) return it->second;
   // Not in the calculator table we were given: the output tile decides the pass count.
   if (name.find("32x32") != std::string::npos) return 32;
   if (name.find("4x4") != std::string::npos) return 8;
@@ -293,13 +354,20 @@ void CuModel::use_lds_port(TimedWave& tw, double now, double bytes_in, double by
   complete(tw.lgkm, start + busy + hw_.lds_latency);
 }
 
-// The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access touched.
-std::vector<uint64_t> CuModel::units_touched(uint64_t unit) const {
-  std::vector<uint64_t> units;
+// The distinct `unit`-byte blocks (segments, cache lines) the logged global and scratch access
+// touched, in increasing order (a buffer of the model's, valid until the next call). Lanes
+// usually walk memory upwards, so the sort is mostly a check.
+const std::vector<uint64_t>& CuModel::units_touched(uint64_t unit) const {
+  std::vector<uint64_t>& units = units_;
+  units.clear();
+  const bool power_of_two = (unit & (unit - 1)) == 0;
+  const int shift = __builtin_ctzll(unit);
+  const auto unit_of = [&](uint64_t addr) { return power_of_two ? addr >> shift : addr / unit; };
   for (const auto* list : {&log_.global, &log_.scratch})
     for (auto& [addr, bytes] : *list)
-      for (uint64_t u = addr / unit; u <= (addr + bytes - 1) / unit; ++u) units.push_back(u);
-  std::sort(units.begin(), units.end());
+      for (uint64_t u = unit_of(addr), last = unit_of(addr + bytes - 1); u <= last; ++u)
+        if (units.empty() || units.back() != u) units.push_back(u);
+  if (!std::is_sorted(units.begin(), units.end())) std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
   return units;
 }
@@ -364,6 +432,13 @@ void CuModel::admit(Group& grp, uint64_t id, double now) {
   }
 }
 
+void CuModel::index_simds() {
+  for (auto& list : on_simd_) list.clear();
+  for (const auto& grp : groups_)
+    if (grp.active)
+      for (int index : grp.timed) on_simd_[size_t(waves_[size_t(index)].simd)].push_back(index);
+}
+
 void CuModel::account(TimedWave& tw, Stall why, double cycles) {
   tw.last = why;
   stalls[why] += cycles;
@@ -411,9 +486,9 @@ bool CuModel::blocked_by_wait(TimedWave& tw, double now, Stall& why) const {
 }
 
 bool CuModel::blocked_by_registers(const TimedWave& tw, const Inst& i, double now) const {
-  const bool mfma = is_mfma(i);
+  const bool is_mfma = mfma(i);
   for (int k = 0; k < 3; ++k) {
-    if (mfma && k == 2) continue;  // the accumulator is forwarded within the MFMA pipe
+    if (is_mfma && k == 2) continue;  // the accumulator is forwarded within the MFMA pipe
     const int r = reg_index(i.src[k]);
     if (r < 0 || i.w[k] == 0) continue;
     for (int d = 0; d < i.w[k] && r + d < kRegs; ++d)
@@ -431,7 +506,7 @@ void CuModel::after_issue(TimedWave& tw, const Inst& i, double now) {
   };
   switch (pipe) {
     case P_VALU: {
-      if (is_mfma(i)) {
+      if (mfma(i)) {
         const double c = mfma_cycles(i);
         mfma_free_[size_t(tw.simd)] = now + c;
         mfma_busy[size_t(tw.simd)] += c;
@@ -535,15 +610,186 @@ bool CuModel::try_issue(TimedWave& tw, double now, std::array<bool, P_COUNT>& us
   if (blocked_by_registers(tw, i, now)) { account(tw, S_DEPENDENCY); return false; }
   const Pipe pipe = pipe_of(i);
   if (used[pipe]) { account(tw, S_ISSUE); return false; }
-  if (pipe == P_VALU && is_mfma(i) && mfma_free_[size_t(tw.simd)] > now) { account(tw, S_MFMA_BUSY); return false; }
+  if (pipe == P_VALU && mfma(i) && mfma_free_[size_t(tw.simd)] > now) { account(tw, S_MFMA_BUSY); return false; }
   if (pipe == P_VALU && valu_free_[size_t(tw.simd)] > now) { account(tw, S_VALU_BUSY); return false; }
   used[pipe] = true;
-  ++per_inst[size_t(w.pc)].issued;
+  const int32_t pc = w.pc;
+  ++per_inst[size_t(pc)].issued;
   log_.clear();
   log_.keep_old = i.op == OP_vm_store || i.op == OP_vm_atomic;
   run_wave(w, groups_[size_t(tw.group)].g, L_, 1);
   after_issue(tw, i, now);
+  if (i.fmt == F_SOPP && !w.done && w.pc <= pc && hw_.steady_state_tolerance > 0 && reuse_.known)
+    took_backward_branch(tw, pc, now);
   return true;
+}
+
+// ---- sampled simulation ---------------------------------------------------------------------
+// A workgroup finished, `waiting` more are still to come. Every round (as many workgroups as the
+// CU holds at once) the cycle and the counters are kept; once the rounds after the first took
+// the same cycles (their two halves within steady_state_tolerance), all but the last round of
+// the waiting workgroups are skipped: each skipped round is charged the kept rounds' mean cycles
+// and counts. Returns how many workgroups to skip.
+uint64_t CuModel::rounds_to_skip(uint64_t waiting, double now) {
+  const uint64_t round = groups_.size();
+  if (hw_.steady_state_tolerance <= 0 || !reuse_.known || ++finished_ % round != 0) return 0;
+  rounds_.push_back({now + skipped_cycles, counters(now)});
+  if (rounds_.size() < kMinRounds || waiting < 2 * round) return 0;
+  const size_t from = 1, half = from + (rounds_.size() - from) / 2, to = rounds_.size() - 1;
+  const double first = (rounds_[half].now - rounds_[from].now) / double(half - from);
+  const double second = (rounds_[to].now - rounds_[half].now) / double(to - half);
+  if (std::abs(first - second) > hw_.steady_state_tolerance * (first + second) / 2) return 0;
+  const uint64_t skip = waiting / round - 1;
+  const double kept = double(to - from);
+  skipped_cycles += double(skip) * (rounds_[to].now - rounds_[from].now) / kept;
+  add_per_iteration(rounds_[from].counters, rounds_[to].counters, kept, double(skip));
+  rounds_.clear();
+  return skip * round;
+}
+
+CuModel::Counters CuModel::counters(double now) const {
+  return Counters{l2_bytes, l2_hit_bytes, mall_bytes, lds_busy,         vmem_busy,         mfma_busy,
+                  valu_busy, idle,       stalls,     per_inst, vmem_free_ - now, store_free_ - now};
+}
+
+// Adds `times` iterations' worth of what the CU did from `first` to `last` (`iterations` apart).
+void CuModel::add_per_iteration(const Counters& first, const Counters& last, double iterations, double times) {
+  const double k = times / iterations;
+  l2_bytes += k * (last.l2_bytes - first.l2_bytes);
+  l2_hit_bytes += k * (last.l2_hit_bytes - first.l2_hit_bytes);
+  mall_bytes += k * (last.mall_bytes - first.mall_bytes);
+  lds_busy += k * (last.lds_busy - first.lds_busy);
+  vmem_busy += k * (last.vmem_busy - first.vmem_busy);
+  for (int s = 0; s < kSimds; ++s) {
+    mfma_busy[size_t(s)] += k * (last.mfma_busy[size_t(s)] - first.mfma_busy[size_t(s)]);
+    valu_busy[size_t(s)] += k * (last.valu_busy[size_t(s)] - first.valu_busy[size_t(s)]);
+    idle[size_t(s)] += k * (last.idle[size_t(s)] - first.idle[size_t(s)]);
+  }
+  for (int r = 0; r < S_COUNT; ++r) stalls[size_t(r)] += k * (last.stalls[size_t(r)] - first.stalls[size_t(r)]);
+  // A path booked further ahead each iteration (stores issued faster than they drain) would be
+  // booked that much further after the skipped ones.
+  vmem_free_ += std::max(0.0, k * (last.vmem_backlog - first.vmem_backlog));
+  store_free_ += std::max(0.0, k * (last.store_backlog - first.store_backlog));
+  for (size_t n = 0; n < per_inst.size(); ++n) {
+    per_inst[n].issued += uint64_t(std::llround(k * double(last.per_inst[n].issued - first.per_inst[n].issued)));
+    for (int r = 0; r < S_COUNT; ++r)
+      per_inst[n].stall[size_t(r)] += k * (last.per_inst[n].stall[size_t(r)] - first.per_inst[n].stall[size_t(r)]);
+  }
+}
+
+// A wave took a loop's branch back to its head. Every time the live waves have arrived there as
+// often as there are of them (an iteration of the CU's), the cycle and the counters are kept,
+// and once the CU's iterations have settled, the loop is skipped ahead.
+void CuModel::took_backward_branch(TimedWave& tw, int32_t branch_pc, double now) {
+  const int32_t head = tw.w->pc;
+  LoopTrack& track = enter_loop(tw.loops, head, branch_pc);
+  track.arrive(*tw.w, *L_.k);
+  if (track.pending) {  // moved here, at the head, where its registers hold what the iterations carry
+    advance(*tw.w, track, track.pending, *L_.k, L_.allocations);
+    track.arrivals += std::exchange(track.pending, 0);
+    track.snapshots.clear();  // of iterations before the move: they no longer say how registers step
+  }
+  for (CuLoop& l : loops_)  // loops inside this one: their waves enter them anew
+    if (l.code.head != head && (head <= l.code.head && l.code.branch <= branch_pc)) l.checkpoints.clear();
+  auto it = std::find_if(loops_.begin(), loops_.end(),
+                         [&](const CuLoop& l) { return l.code.head == head && l.code.branch == branch_pc; });
+  if (it == loops_.end()) {
+    it = loops_.emplace(loops_.end());
+    it->code.head = head;
+    it->code.branch = branch_pc;
+  }
+  CuLoop& loop = *it;
+  const std::vector<TimedWave*> live = live_waves();
+  if (++loop.arrivals % live.size() != 0) return;
+  if (!loop.checkpoints.empty() && loop.checkpoints.back().live != live.size()) loop.checkpoints.clear();
+  loop.checkpoints.push_back({now + skipped_cycles, counters(now), live.size()});
+  skip_settled_iterations(loop, live);
+}
+
+std::vector<TimedWave*> CuModel::live_waves() {
+  std::vector<TimedWave*> live;
+  for (auto& grp : groups_)
+    if (grp.active)
+      for (int index : grp.timed)
+        if (!waves_[size_t(index)].w->done) live.push_back(&waves_[size_t(index)]);
+  return live;
+}
+
+// When the CU's last iterations of `loop` took the same cycles (the two halves of the kept ones
+// within steady_state_tolerance) and every live wave is in it, skips as many iterations as the
+// wave furthest along has left after its next arrival, less kTailIterations: each wave moves
+// forward by that many at its next arrival at the head (registers that are temporaries inside
+// an iteration may hold anything in the middle of one), and each skipped iteration is charged
+// the mean cycles and counts of the kept ones now. Each wave, moved, must then leave the loop
+// after exactly the iterations the furthest one says are left (the waves share the loop's trip
+// count), or nothing is skipped.
+void CuModel::skip_settled_iterations(CuLoop& loop, const std::vector<TimedWave*>& live) {
+  const std::vector<Checkpoint>& kept = loop.checkpoints;
+  if (kept.size() < kMinCheckpoints) return;
+  // The CU's iterations after the first: their two halves' mean cycles within the tolerance.
+  const size_t from = 1, half = from + (kept.size() - from) / 2, to = kept.size() - 1;
+  const double first = (kept[half].now - kept[from].now) / double(half - from);
+  const double second = (kept[to].now - kept[half].now) / double(to - half);
+  if (std::abs(first - second) > hw_.steady_state_tolerance * (first + second) / 2) return;
+  std::vector<LoopTrack*> tracks;
+  const TimedWave* ahead = nullptr;
+  const LoopTrack* ahead_track = nullptr;
+  for (TimedWave* tw : live) {
+    auto it = std::find_if(tw->loops.begin(), tw->loops.end(), [&](const LoopTrack& t) {
+      return t.head == loop.code.head && t.branch == loop.code.branch;
+    });
+    if (it == tw->loops.end() || !it->ready()) return;
+    tracks.push_back(&*it);
+    if (!ahead || it->arrivals > ahead_track->arrivals) ahead = tw, ahead_track = &*it;
+  }
+  const uint64_t left = arrivals_left(*ahead, *ahead_track, 0);
+  if (left == kNever || left < 1 + kTailIterations + kMinSkip) return;
+  const uint64_t total = ahead_track->arrivals + left, skip = left - 1 - kTailIterations;
+  for (size_t n = 0; n < live.size(); ++n)
+    if (tracks[n]->pending || arrivals_left(*live[n], *tracks[n], skip) != total - tracks[n]->arrivals - skip) return;
+  for (LoopTrack* track : tracks) track->pending = skip;
+  const double iterations = double(to - from);
+  skipped_cycles += double(skip) * (kept[to].now - kept[from].now) / iterations;
+  add_per_iteration(kept[from].counters, kept[to].counters, iterations, double(skip));
+  // The loops inside start over; those around it go on (a checkpoint's cycle counts skipped ones).
+  for (CuLoop& l : loops_)
+    if (loop.code.encloses(l.code.head, l.code.branch)) l.checkpoints.clear();
+}
+
+// How often `tw` arrives at the head of the loop `track` follows before it leaves the loop's code
+// or ends, when it moves `iterations` forward at its next arrival (kNever: not within kProbeSteps
+// instructions, or it faulted): a copy of it runs alone, its stores and LDS writes undone after.
+uint64_t CuModel::arrivals_left(const TimedWave& tw, const LoopTrack& track, uint64_t iterations) {
+  auto probe = std::make_unique<Wave>(*tw.w);
+  AccessLog log;
+  log.keep_old = true;
+  probe->log = &log;
+  Workgroup& g = groups_[size_t(tw.group)].g;
+  const std::vector<uint8_t> lds = g.lds;
+  uint64_t arrivals = kNever;
+  try {
+    uint64_t count = 0;
+    for (uint64_t step = 0; step < kProbeSteps; ++step) {
+      if (probe->done || !track.inside(probe->pc)) {
+        arrivals = count;
+        break;
+      }
+      probe->at_barrier = false;  // alone, it does not wait for the others
+      const int32_t pc = probe->pc;
+      run_wave(*probe, g, probe_launch_, 1);
+      if (pc != track.branch || probe->pc != track.head) continue;
+      if (++count == 1 && iterations) {
+        LoopTrack moved = track;
+        moved.arrive(*probe, *L_.k);
+        advance(*probe, moved, iterations, *L_.k, L_.allocations);
+      }
+    }
+  } catch (const Fault&) {
+    arrivals = kNever;
+  }
+  log.undo();
+  g.lds = lds;
+  return arrivals;
 }
 
 double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares,
@@ -557,30 +803,31 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
   double now = 0;
   for (auto& grp : groups_)
     if (next_id < ids.size()) admit(grp, ids[next_id++], now);
+  index_simds();
   double end = 0;
   bool progressed = false;  // in this round of the 4 SIMDs: an issue, a barrier, a workgroup change
   for (;; now += 1) {
-    if (now > kCycleLimit)
+    if (now + skipped_cycles > kCycleLimit)
       throw Fault(L_.k->symbol + ": a timed workgroup ran past " + std::to_string(int64_t(kCycleLimit)) +
                   " cycles; a kernel that waits for other workgroups (a spin lock, stream-K) cannot be timed "
                   "on one CU");
-    const int simd = int(std::fmod(now, kSimds));
+    const int simd = int(int64_t(now) % kSimds);  // NOTE: `now` is always a whole cycle
+    if ((int64_t(now) & 4095) == 0)
+      timing_progress(pass_start + pass_share * double(next_id - groups_.size() + finished_in_slots()) / double(ids.size()));
     if (simd == 0) progressed = false;
     std::array<bool, P_COUNT> used{};
-    bool any_live = false, simd_live = false;
-    for (auto& grp : groups_) {
-      if (!grp.active) continue;
-      any_live = true;
-      for (int index : grp.timed) {
-        TimedWave& tw = waves_[size_t(index)];
-        if (tw.w->done || tw.simd != simd) continue;
-        simd_live = true;
-        progressed |= try_issue(tw, now, used);
-      }
+    bool simd_live = false, issued = false;
+    for (int index : on_simd_[size_t(simd)]) {
+      TimedWave& tw = waves_[size_t(index)];
+      if (tw.w->done) continue;
+      simd_live = true;
+      issued |= try_issue(tw, now, used);
     }
+    progressed |= issued;
     if (!simd_live) idle[size_t(simd)] += kSimds;
-    if (!any_live) break;
-    for (auto& grp : groups_) {
+    if (std::none_of(groups_.begin(), groups_.end(), [](const Group& grp) { return grp.active; })) break;
+    // A wave ends or reaches a barrier only by issuing: without an issue, no workgroup changed.
+    if (issued) for (auto& grp : groups_) {
       if (!grp.active) continue;
       int live = 0, waiting = 0;
       for (int index : grp.timed) {
@@ -593,9 +840,15 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
         progressed = true;
         grp.active = false;
         end = now;
-        for (int index : grp.timed) --resident_[size_t(waves_[size_t(index)].simd)];
+        next_id += rounds_to_skip(ids.size() - next_id, now);
+        for (int index : grp.timed) {
+          --resident_[size_t(waves_[size_t(index)].simd)];
+          waves_[size_t(index)].loops.clear();
+        }
         for (auto& w : grp.waves) w->log = nullptr;
         if (next_id < ids.size()) admit(grp, ids[next_id++], now);
+        index_simds();
+        for (CuLoop& loop : loops_) loop.checkpoints.clear();  // other waves share the CU now
       } else if (waiting == live) {
         progressed = true;
         release_barrier(grp.g, grp.waves, L_);
@@ -629,7 +882,8 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
   }
   for (auto& w : waves_) if (w.w) w.w->log = nullptr;
   log_.undo();  // a timed launch leaves global memory as it found it (see time_launch)
-  return std::max({end, vmem_free_, store_free_}) + 1;  // the kernel ends when its last store has left the CU
+  // The kernel ends when its last store has left the CU.
+  return std::max({end, vmem_free_, store_free_}) + 1 + skipped_cycles;
 }
 
 // The busiest CU's time and the L2's floor at engine clock `ghz` (the L2 runs on the XCD's
@@ -741,6 +995,8 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
         break;
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
+    cu.pass_start = double(pass) / kMaxPasses;  // most launches settle sooner: the bar then jumps to its end
+    cu.pass_share = 1.0 / kMaxPasses;
     t.cu_cycles = cu.run(ids, resident, shares, latencies);
     // The rest of the grid: every workgroup requests about what the simulated ones did.
     const double scale = double(t.workgroups) / double(ids.size());
@@ -760,6 +1016,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
     at_clock(t, hw, power_capped_clock_ghz(t, hw, active_cus));
   }
   const CuModel& cu = *timed;
+  t.sampled_share = t.cu_cycles > 0 ? cu.skipped_cycles / t.cu_cycles : 0;
   t.lds_busy = cu.lds_busy;
   t.vmem_busy = cu.vmem_busy;
   for (int r = 0; r < S_COUNT; ++r) t.stalls.emplace_back(kStallNames[r], cu.stalls[size_t(r)]);

@@ -61,6 +61,7 @@ struct Launch {
   uint64_t kernarg = 0, dispatch_packet = 0;
   std::vector<Allocation> allocations;  // sorted by base; empty: no checks
   bool check_races = true;
+  bool quiet = false;  // a timing probe's run (timing.cpp): what it runs through is not the kernel's to report
   // Set by the harness (eval/judge.py), 0 when not: a workgroup whose waves neither end nor
   // meet at a barrier for hang_s seconds, or still running at deadline_s (seconds since the
   // epoch), ends the launch at the instruction a wave is at.
@@ -89,6 +90,7 @@ struct Wave {
   bool loop_reads_memory = false;  // a memory or LDS read since that branch was first taken
   double mfma_seconds = 0;
   AccessLog* log = nullptr;  // set while timed: memory accesses are recorded there
+  size_t allocation_hint = 0;  // the allocation this wave's last in-bounds global access fell in
   uint64_t exec() const { uint64_t e; memcpy(&e, &s[kExec], 8); return e; }
   bool pending() const { return vm_issued != vm_done || lgkm_issued != lgkm_done || smem_last != smem_done; }
 };
@@ -129,6 +131,8 @@ void set_workgroup_id(Workgroup& g, uint64_t linear, const Launch& L);
 
 // The timed launch (timing.cpp): runs the busiest CU's workgroups under the cycle model.
 KernelTiming time_launch(const Launch& L, const Hardware& hw);
+// How far the launch being timed is (set_progress's listener hears it, a few times a second).
+void timing_progress(double fraction);
 
 [[noreturn]] void fault(const Launch& L, const Inst& in, const std::string& what);
 // A diagnostic of `kind` at `in` (engine.h): a Fault in strict mode, else kept once per site.

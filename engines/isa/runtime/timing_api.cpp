@@ -21,9 +21,11 @@ bool set_field(isa::Hardware& hw, const std::string& key, double value) {
   const std::map<std::string, std::function<void(double)>> setters = {
 #define MACHINE_FACT(type, name, value) {#name, [&hw](double v) { hw.name = type(v); }},
 #define MODEL_SETTING(name) {#name, [&hw](double v) { hw.name = v; }},
+#define SIMULATION(type, name, value) {#name, [&hw](double v) { hw.name = type(v); }},
 #include "hardware_fields.h"
 #undef MACHINE_FACT
 #undef MODEL_SETTING
+#undef SIMULATION
   };
   const auto it = setters.find(key);
   if (it == setters.end()) return false;
@@ -37,9 +39,11 @@ std::string unset_settings(const isa::Hardware& hw) {
 #define MACHINE_FACT(type, name, value)
 #define MODEL_SETTING(name) \
   if (std::isnan(hw.name)) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+#define SIMULATION(type, name, value)
 #include "hardware_fields.h"
 #undef MACHINE_FACT
 #undef MODEL_SETTING
+#undef SIMULATION
   return missing;
 }
 
@@ -68,7 +72,7 @@ std::string to_json(const std::vector<isa::KernelTiming>& timings) {
        << ",\"workgroups_per_cu\":" << t.workgroups_per_cu
        << ",\"occupancy_limiter\":" << quoted(t.occupancy_limiter) << ",\"busiest_cu_workgroups\":" << t.busiest_cu_workgroups
        << ",\"scratch_bytes_per_lane\":" << t.scratch_bytes_per_lane
-       << ",\"cu_cycles\":" << t.cu_cycles << ",\"clock_ghz\":" << t.clock_ghz << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
+       << ",\"cu_cycles\":" << t.cu_cycles << ",\"sampled_share\":" << t.sampled_share << ",\"clock_ghz\":" << t.clock_ghz << ",\"cu_us\":" << t.cu_us << ",\"hbm_floor_us\":" << t.hbm_floor_us
        << ",\"l2_floor_us\":" << t.l2_floor_us << ",\"mall_floor_us\":" << t.mall_floor_us
        << ",\"kernel_us\":" << t.kernel_us << ",\"bytes_requested\":" << t.bytes_requested
        << ",\"mall_bytes\":" << t.mall_bytes << ",\"footprint_bytes\":" << t.footprint_bytes
@@ -120,6 +124,9 @@ int isa_rt_set_timing(const char* spec, char* error, size_t size) {
   isa::set_timing(&hw);
   return 0;
 }
+
+// `report` hears how far a timed launch is (isa::set_progress); NULL: nobody listens.
+void isa_rt_set_progress(void (*report)(double)) { isa::set_progress(report); }
 
 // The timings since the last call as a JSON array, copied into `out` (NUL-terminated) when it
 // fits; returns the length either way (the timings are taken: call with room enough).

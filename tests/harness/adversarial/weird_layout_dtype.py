@@ -1,4 +1,4 @@
-# Right values as a float64, column-major, storage-offset view of a larger buffer: the published check converts any dtype and ignores strides; the harness holds outputs to the reference's dtype (bf16).
+# Right values as a float64, column-major, storage-offset view of a larger buffer: the published check converts any dtype and ignores strides, so it passes; under --strict the harness holds outputs to the reference's dtype (bf16) and a dense layout.
 import torch
 
 from reference.task import ref_kernel
