@@ -24,6 +24,8 @@ def _runtimes() -> list[ctypes.CDLL]:
         lib.isa_rt_take_timings.restype = ctypes.c_size_t
         lib.isa_rt_set_progress.argtypes = [_PROGRESS]
         lib.isa_rt_set_progress.restype = None
+        lib.isa_rt_remember_timings.argtypes = [ctypes.c_int]
+        lib.isa_rt_remember_timings.restype = None
     return loader.LOADED
 
 
@@ -44,6 +46,13 @@ def listen(report) -> None:
     _listener = _PROGRESS(report) if report else _PROGRESS()
     for lib in _runtimes():
         lib.isa_rt_set_progress(_listener)
+
+
+def remember(on: bool) -> None:
+    """While on, a launch like one timed before (kernel, geometry, argument bytes, the tensors'
+    places) takes that one's timing instead of being timed again; off forgets them."""
+    for lib in _runtimes():
+        lib.isa_rt_remember_timings(int(on))
 
 
 def disable() -> None:

@@ -605,3 +605,16 @@ def test_settled_workgroup_rounds_are_extrapolated_within_a_percent_of_simulatin
     sampled, exact = sampled_and_exact(lambda: module.run_heavy_blocks(out, blocks, 20, 64))
     assert exact["sampled_share"] == 0 and sampled["sampled_share"] > 0.5
     assert sampled["cu_cycles"] == pytest.approx(exact["cu_cycles"], rel=0.01)
+
+
+def test_a_launch_on_the_same_input_is_timed_once_within_a_pair_of_calls(module):
+    from predictor import same_input_timed_once
+
+    blocks, n = machine.fact("cus"), 64
+    out = torch.zeros(blocks * n * 64)
+    fill = lambda rate: timed(lambda: module.run_fill(out, blocks, n), store_bytes_per_s=rate)["cu_cycles"]
+    assert fill(1.0e12) > fill(4.6e12)  # timed each time: the store rate shows
+    with same_input_timed_once():
+        first = fill(4.6e12)
+        assert fill(1.0e12) == first  # the same launch: the first timing, not timed again
+    assert fill(1.0e12) > first  # outside, forgotten

@@ -154,6 +154,10 @@ void set_timing(const Hardware* hardware);
 // and its workgroups done, skipped ones included), at most a few times a second, on the
 // launching thread; nullptr: nobody listens.
 void set_progress(void (*report)(double fraction));
+// While on, a timed launch the same as one timed before (kernel, geometry, argument bytes, the
+// tensors' places) takes that launch's timing instead of being timed again: for calls made on
+// the same input, whose memory's contents are the same too. Off forgets them.
+void remember_timings(bool on);
 // The timings of the launches since the last call, in launch order.
 std::vector<KernelTiming> take_timings();
 // The simulated device's clock while timing is on: the sum of every timed launch's kernel_us

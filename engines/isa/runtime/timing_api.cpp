@@ -128,6 +128,9 @@ int isa_rt_set_timing(const char* spec, char* error, size_t size) {
 // `report` hears how far a timed launch is (isa::set_progress); NULL: nobody listens.
 void isa_rt_set_progress(void (*report)(double)) { isa::set_progress(report); }
 
+// Nonzero: a timed launch like one before takes its timing (isa::remember_timings); zero forgets.
+void isa_rt_remember_timings(int on) { isa::remember_timings(on != 0); }
+
 // The timings since the last call as a JSON array, copied into `out` (NUL-terminated) when it
 // fits; returns the length either way (the timings are taken: call with room enough).
 size_t isa_rt_take_timings(char* out, size_t size) {
