@@ -275,6 +275,8 @@ class CuModel {
     return size_t(std::count_if(groups_.begin(), groups_.end(), [](const Group& g) { return !g.active; }));
   }
   void took_backward_branch(TimedWave& tw, int32_t branch_pc, double now);
+  double settled_cycles(const std::vector<Checkpoint>& kept) const;
+  void skip_steps(const std::vector<Checkpoint>& kept, double cycles, uint64_t steps);
   uint64_t rounds_to_skip(uint64_t waiting, double now);
   std::vector<TimedWave*> live_waves();
   void skip_settled_iterations(CuLoop& loop, const std::vector<TimedWave*>& live);
@@ -635,16 +637,28 @@ uint64_t CuModel::rounds_to_skip(uint64_t waiting, double now) {
   if (hw_.steady_state_tolerance <= 0 || !reuse_.known || ++finished_ % round != 0) return 0;
   rounds_.push_back({now + skipped_cycles, counters(now)});
   if (rounds_.size() < kMinRounds || waiting < 2 * round) return 0;
-  const size_t from = 1, half = from + (rounds_.size() - from) / 2, to = rounds_.size() - 1;
-  const double first = (rounds_[half].now - rounds_[from].now) / double(half - from);
-  const double second = (rounds_[to].now - rounds_[half].now) / double(to - half);
-  if (std::abs(first - second) > hw_.steady_state_tolerance * (first + second) / 2) return 0;
+  const double cycles = settled_cycles(rounds_);
+  if (cycles <= 0) return 0;
   const uint64_t skip = waiting / round - 1;
-  const double kept = double(to - from);
-  skipped_cycles += double(skip) * (rounds_[to].now - rounds_[from].now) / kept;
-  add_per_iteration(rounds_[from].counters, rounds_[to].counters, kept, double(skip));
+  skip_steps(rounds_, cycles, skip);
   rounds_.clear();
   return skip * round;
+}
+
+// The mean cycles of a step (a round, an iteration of the CU's) between the kept checkpoints
+// after the first, when the two halves of them took mean cycles within the tolerance; else 0.
+double CuModel::settled_cycles(const std::vector<Checkpoint>& kept) const {
+  const size_t from = 1, half = from + (kept.size() - from) / 2, to = kept.size() - 1;
+  const double first = (kept[half].now - kept[from].now) / double(half - from);
+  const double second = (kept[to].now - kept[half].now) / double(to - half);
+  if (std::abs(first - second) > hw_.steady_state_tolerance * (first + second) / 2) return 0;
+  return (kept[to].now - kept[from].now) / double(to - from);
+}
+
+// Charges `steps` skipped steps the mean cycles and counts of the kept checkpoints after the first.
+void CuModel::skip_steps(const std::vector<Checkpoint>& kept, double cycles, uint64_t steps) {
+  skipped_cycles += double(steps) * cycles;
+  add_per_iteration(kept[1].counters, kept.back().counters, double(kept.size() - 2), double(steps));
 }
 
 CuModel::Counters CuModel::counters(double now) const {
@@ -725,12 +739,8 @@ std::vector<TimedWave*> CuModel::live_waves() {
 // count), or nothing is skipped.
 void CuModel::skip_settled_iterations(CuLoop& loop, const std::vector<TimedWave*>& live) {
   const std::vector<Checkpoint>& kept = loop.checkpoints;
-  if (kept.size() < kMinCheckpoints) return;
-  // The CU's iterations after the first: their two halves' mean cycles within the tolerance.
-  const size_t from = 1, half = from + (kept.size() - from) / 2, to = kept.size() - 1;
-  const double first = (kept[half].now - kept[from].now) / double(half - from);
-  const double second = (kept[to].now - kept[half].now) / double(to - half);
-  if (std::abs(first - second) > hw_.steady_state_tolerance * (first + second) / 2) return;
+  const double cycles = kept.size() < kMinCheckpoints ? 0 : settled_cycles(kept);
+  if (cycles <= 0) return;
   std::vector<LoopTrack*> tracks;
   const TimedWave* ahead = nullptr;
   const LoopTrack* ahead_track = nullptr;
@@ -748,9 +758,7 @@ void CuModel::skip_settled_iterations(CuLoop& loop, const std::vector<TimedWave*
   for (size_t n = 0; n < live.size(); ++n)
     if (tracks[n]->pending || arrivals_left(*live[n], *tracks[n], skip) != total - tracks[n]->arrivals - skip) return;
   for (LoopTrack* track : tracks) track->pending = skip;
-  const double iterations = double(to - from);
-  skipped_cycles += double(skip) * (kept[to].now - kept[from].now) / iterations;
-  add_per_iteration(kept[from].counters, kept[to].counters, iterations, double(skip));
+  skip_steps(kept, cycles, skip);
   // The loops inside start over; those around it go on (a checkpoint's cycle counts skipped ones).
   for (CuLoop& l : loops_)
     if (loop.code.encloses(l.code.head, l.code.branch)) l.checkpoints.clear();
