@@ -121,6 +121,19 @@ void fill_kernargs(uint8_t* ka, const KernelInfo& k, Dim3 grid, Dim3 block, void
   }
 }
 
+// A timed launch as its timing sees it: the kernel, its geometry, its arguments' bytes and the
+// tensors' places (the timing model reads addresses, not values).
+std::string timing_key(const Launch& L, const std::vector<uint8_t>& kernarg) {
+  std::string key = L.k->symbol + '\0' + std::to_string(reinterpret_cast<uintptr_t>(L.co));
+  for (uint32_t v : {L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z, L.lds_bytes})
+    key += ',' + std::to_string(v);
+  key.append(reinterpret_cast<const char*>(kernarg.data()), kernarg.size());
+  for (const Allocation& a : L.allocations)
+    if (a.base != L.kernarg && a.base != L.dispatch_packet)  // this launch's own: elsewhere each time
+      key += ',' + std::to_string(a.base) + '-' + std::to_string(a.end);
+  return key;
+}
+
 void clear_race_shadow(Workgroup& g, const Launch& L) {
   if (!L.check_races) return;
   std::fill(g.writers.begin(), g.writers.end(), 0);
@@ -291,18 +304,14 @@ void launch(const CodeObject& code, const std::string& symbol, Dim3 grid, Dim3 b
   }
 
   if (g_hardware) {
-    // The launch as its timing sees it: the kernel, its geometry, its arguments' bytes and the
-    // tensors' places (the timing model reads addresses, not values).
-    std::string key = k.symbol + '\0' + std::to_string(reinterpret_cast<uintptr_t>(&co));
-    for (uint32_t v : {grid.x, grid.y, grid.z, block.x, block.y, block.z, L.lds_bytes}) key += ',' + std::to_string(v);
-    key.append(reinterpret_cast<const char*>(kernarg.data()), kernarg.size());
-    for (const Allocation& a : L.allocations)
-      if (a.base != L.kernarg && a.base != L.dispatch_packet)  // this launch's own: elsewhere each time
-        key += ',' + std::to_string(a.base) + '-' + std::to_string(a.end);
+    std::string key;
     std::optional<KernelTiming> known;
     {
       std::lock_guard<std::mutex> lock(g_mutex);
-      if (g_remembered && g_remembered->count(key)) known = g_remembered->at(key);
+      if (g_remembered) {
+        key = timing_key(L, kernarg);
+        if (auto it = g_remembered->find(key); it != g_remembered->end()) known = it->second;
+      }
     }
     KernelTiming timing = known ? *known : time_launch(L, *g_hardware);
     std::lock_guard<std::mutex> lock(g_mutex);
