@@ -126,16 +126,24 @@ def standin_dir(flavour: str, real_dirs: list[Path]) -> Path:
     return folder
 
 
+def library_dirs() -> list[Path]:
+    """Real copies of ROCm libraries fetched for this machine, searched before our stand-ins:
+    Composable Kernel's headers once toolchain/ck.py has them."""
+    from toolchain import ck
+
+    return [folder for folder in (ck.include_dir(),) if folder]
+
+
 def isa_real_dirs() -> list[Path]:
     """Where the gfx942 compile (offline report, ISA engine) finds real headers: ours, then
     the system's (Debian's HIP 5.2 in /usr/include)."""
-    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, Path("/usr/include")]
+    return [INCLUDE_DIR, TYPES_DIR, *library_dirs(), STANDIN_DIR, Path("/usr/include")]
 
 
 def source_real_dirs() -> list[Path]:
     """Where the source engine's host build finds real headers of ours. It searches its own
     runtime's headers (engines/source/include) before them: those shadow any stand-in of the same name."""
-    return [TYPES_DIR, STANDIN_DIR]
+    return [TYPES_DIR, *library_dirs(), STANDIN_DIR]
 
 
 FLAVOURS = {"isa": isa_real_dirs, "source": source_real_dirs}

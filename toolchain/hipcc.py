@@ -108,7 +108,7 @@ def header_dirs() -> list[Path]:
     torch_dirs = [Path(folder) for folder in cpp_extension.include_paths()]
     # Every other header of ROCm 6.3 (toolchain/rocm_headers.txt): a generated stand-in.
     rocm = headers.standin_dir("isa", headers.isa_real_dirs())
-    return [INCLUDE_DIR, TYPES_DIR, STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
+    return [INCLUDE_DIR, TYPES_DIR, *headers.library_dirs(), STANDIN_DIR, TORCH_HIP_DIR, *torch_dirs, *([Path(python)] if python else []), rocm]
 
 
 def load_inline_flags(call: LoadInlineCall) -> list[str]:
