@@ -36,6 +36,9 @@ if ! "$PYTHON" -c "import torch" 2>/dev/null; then
 fi
 echo "setup: installing the project's Python dependencies"
 "$PYTHON" -m pip install -q -e ".[dev]"
+# Composable Kernel's headers (ROCm has them on the runner's include path): from AMD's aiter
+# wheel, pinned by version and sha256, into the machine's cache (toolchain/ck.py).
+"$PYTHON" -m toolchain.ck
 mkdir -p "$(dirname "$stamp")"
 echo "$wanted" > "$stamp"
 echo "setup: done"
