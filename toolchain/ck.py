@@ -67,6 +67,8 @@ def unpack(wheel: Path) -> Path:
     digest = sha256(wheel)
     if digest != WHEEL_SHA256:
         raise CkUnavailable(f"{wheel}: sha256 {digest}, not {WHEEL}'s {WHEEL_SHA256}")
+    if include_dir():
+        return include_dir()
     CACHE_ROOT.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{CK_DIR.name}.", dir=CACHE_ROOT))
     try:
@@ -104,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wheel", type=Path, help=f"a downloaded {WHEEL_FILE} (default: pip download it)")
     args = parser.parse_args(argv)
     try:
-        folder = include_dir() or (unpack(args.wheel) if args.wheel else fetch())
+        folder = unpack(args.wheel) if args.wheel else fetch()
     except (CkUnavailable, OSError, zipfile.BadZipFile) as exc:
         print(f"toolchain.ck: {exc}", file=sys.stderr)
         return 1

@@ -142,8 +142,10 @@ def isa_real_dirs() -> list[Path]:
 
 def source_real_dirs() -> list[Path]:
     """Where the source engine's host build finds real headers of ours. It searches its own
-    runtime's headers (engines/source/include) before them: those shadow any stand-in of the same name."""
-    return [TYPES_DIR, *library_dirs(), STANDIN_DIR]
+    runtime's headers (engines/source/include) before them: those shadow any stand-in of the same name.
+    CK's real headers are not among them: a CPU build cannot tell their __host__ and __device__
+    overloads apart (toolchain/include/standins/README.md)."""
+    return [TYPES_DIR, STANDIN_DIR]
 
 
 FLAVOURS = {"isa": isa_real_dirs, "source": source_real_dirs}

@@ -17,6 +17,9 @@ NOT_INCLUDABLE_ON_THE_RUNNER = {
     "hip/amd_detail/grid_launch_GGL.hpp", "hip/amd_detail/macro_based_grid_launch.hpp",
     "hip/amd_detail/hip_fp16_gcc.h",
 }
+# CK's real headers (toolchain/ck.py), where fetched, are the runner's files: some of them do not
+# compile on their own (flush_cache.hpp lacks an include of static_for), there as here.
+REAL_CK = bool(headers.library_dirs())
 LAUNCHER = """
 __global__ void every_header_kernel(float* out) { out[threadIdx.x] = float(threadIdx.x); }
 torch::Tensor run(torch::Tensor out) {
@@ -27,7 +30,8 @@ torch::Tensor run(torch::Tensor out) {
 
 
 def every_include() -> str:
-    listed = [h for h in headers.all_headers() if h not in NOT_INCLUDABLE_ON_THE_RUNNER]
+    listed = [h for h in headers.all_headers()
+              if h not in NOT_INCLUDABLE_ON_THE_RUNNER and not (REAL_CK and h.startswith("ck/"))]
     return "#include <hip/hip_runtime.h>\n" + "".join(f"#include <{h}>\n" for h in listed)
 
 
@@ -47,7 +51,8 @@ def test_generated_stand_ins_are_deterministic_and_checked(tmp_path):
     folder = headers.standin_dir("isa", real)
     assert {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()} == set(first)
     assert "hip/hip_runtime.h" not in first, "a header Debian ships is never replaced"
-    assert "#include <ck/ck.hpp>" in first["ck/utility/amd_buffer_addressing.hpp"]
+    assert "#include <hipcub/hipcub.hpp>" in first["hipcub/block/block_reduce.hpp"]
+    assert ("ck/utility/amd_buffer_addressing.hpp" in first) != REAL_CK
     check = subprocess.run([sys.executable, "-m", "toolchain.headers", "--check"], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
 
@@ -56,12 +61,13 @@ def test_every_header_compiles_in_the_offline_report(tmp_path):
     (tmp_path / "every_header.hip").write_text(every_include() + LAUNCHER.split("torch::Tensor")[0])
     (kernel,) = report(tmp_path / "every_header.hip")
     assert kernel.name == "every_header_kernel"
-    assert {"ck", "hipcub", "rocprim", "rocwmma", "hipblaslt"} <= set(kernel.standins.split(", "))
+    assert {"hipcub", "rocprim", "rocwmma", "hipblaslt"} <= set(kernel.standins.split(", "))
 
 
 @pytest.mark.parametrize("use, symbol", [
     ("using Scan = rocprim::block_scan<int, 64>;", "rocprim"),
-    ("using Int4 = ck::int32x4_t;", "ck"),
+    pytest.param("using Int4 = ck::int32x4_t;", "ck",
+                 marks=pytest.mark.skipif(REAL_CK, reason="CK's real headers are on this machine")),
     ("using Coop = decltype(rocwmma::load_matrix_coop_sync<0>);", "load_matrix_coop_sync"),
 ])
 def test_a_name_from_a_stand_in_fails_named(tmp_path, use, symbol):
