@@ -2,6 +2,7 @@
 MI300X leaderboard times. The submissions are generated at run time from your own clones:
 
     python -m reports.validation --luong CLONE --snektron CLONE [--shapes 0 5 ...] [--set NAME=VALUE ...]
+    python -m reports.validation --aiter DIR [--rows 0 5 ...]
 
   luong     github.com/luongthecong123/fp8-quant-matmul at 655c2ee: mn_large.hip and mn_small.hip
             (rank 5 of amd-fp8-mm; its README publishes the leaderboard latency of all 18 shapes,
@@ -15,6 +16,12 @@ MI300X leaderboard times. The submissions are generated at run time from your ow
   snektron  github.com/Snektron/gpumode-amd-fp8-mm at 047abe1: the final solution.hip in
             solution.template.py, as its mk_solution.py packs it (the #3 finisher; published
             score 115.734 us, no per-shape times).
+
+  aiter     the unpacked amd-aiter 0.1.7.post2.dev18 wheel (pip download --no-deps; a zip): its
+            117 MI300X rows of AMD's CK FP8 blockscale GEMM, each the fastest of aiter's instances
+            and its `us` measured by aiter's run_perftest (reports/ck_blockscale.py). Each row's
+            instance is predicted alone, as the profiler timed it: the kernel's time, no host or
+            launch time, inputs from HBM (docs/predictor.md, "CK's blockscale GEMM").
 
 Each benchmark shape is predicted as `eval/run.py leaderboard --method predicted` predicts it
 (an untimed first call, then one call on the next seed's input), one Ray task a shape. Prints per
@@ -198,6 +205,82 @@ def run(submissions: list[Submission], cases: list[contract.Case], settings: dic
     return results
 
 
+def predict_ck_row(text: str, m: int, n: int, k: int, settings: dict) -> float:
+    """The predicted kernel time of one aiter row: one launch of its instance on fresh inputs."""
+    from predictor import predict
+    from reports.ck_blockscale import inputs
+
+    kernel = _kernel(text)
+    data = inputs(m, n, k)
+    prediction, _ = predict(lambda: kernel(data), settings)
+    return prediction.kernel_us
+
+
+def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, float | Failed]:
+    """Predicted us (or Failed) per row index; rows of one instance run one after another, so each
+    instance is built once."""
+    from reports.ck_blockscale import submission_text
+
+    results: dict[int, float | Failed] = {}
+    work = []
+    for index, row in sorted(enumerate(aiter_rows), key=lambda item: item[1].kernel):
+        inst = found.get(row.kernel)
+        if inst is None:
+            results[index] = Failed(f"{row.kernel} is not among aiter's instances (gemm_a8w8_blockscale_common.py)")
+            continue
+        text = submission_text(inst, inst.padded(row.m, row.n, row.k))
+        work.append((index, parallel.task(predict_ck_row).remote(text, row.m, row.n, row.k, settings)))
+    bar = parallel.progress_bar(len(work), "row", "CK predictions")
+    try:
+        for position, value in parallel.finished([ref for _, ref in work]):
+            results[work[position][0]] = value
+            bar.update(1)
+    finally:
+        bar.close()
+    return results
+
+
+def ck_summary(aiter_rows: list, predicted: dict) -> dict:
+    """The `ck_blockscale` entry of --json: median |error|, Spearman per (N, K) over M and per M
+    over (N, K), refused rows with reasons, and every predicted row."""
+    ok = [(row, predicted[i]) for i, row in enumerate(aiter_rows) if not isinstance(predicted.get(i), (Failed, type(None)))]
+    errors = sorted(abs(us / row.measured_us - 1) for row, us in ok)
+    spearmans = {}
+    for key, label in (((lambda r: (r.n, r.k)), lambda v: f"{v[0]}x{v[1]}"), ((lambda r: r.m), lambda v: f"M={v}")):
+        groups: dict = {}
+        for row, us in ok:
+            groups.setdefault(key(row), []).append((row.measured_us, us))
+        for value, pairs in sorted(groups.items()):
+            if len(pairs) > 2:
+                spearmans[label(value)] = spearman([m for m, _ in pairs], [p for _, p in pairs])
+    per_row = [{"M": row.m, "N": row.n, "K": row.k, "kernel": row.kernel, "measured_us": row.measured_us,
+                "predicted_us": us} for row, us in ok]
+    return {"median_abs_error": errors[len(errors) // 2] if errors else None,
+            "spearman": {k: v for k, v in spearmans.items() if not k.startswith("M=")},
+            "spearman_per_m": {k.removeprefix("M="): v for k, v in spearmans.items() if k.startswith("M=")},
+            "refused": [{"M": row.m, "N": row.n, "K": row.k, "kernel": row.kernel, "reason": predicted[i].reason}
+                        for i, row in enumerate(aiter_rows) if isinstance(predicted.get(i), Failed)],
+            "rows": len(ok), "per_row": per_row}
+
+
+def ck_report(summary_: dict) -> str:
+    lines = ["aiter's CK blockscale GEMM: predicted MI300X kernel time against aiter's measured one",
+             f"  {'M':>5} {'N':>5} {'K':>5} {'predicted us':>12} {'measured us':>12} {'ratio':>6}  instance"]
+    for r in sorted(summary_["per_row"], key=lambda r: (r["N"], r["K"], r["M"])):
+        short = r["kernel"].removeprefix("a8w8_blockscale_1x128x128_")
+        lines.append(f"  {r['M']:>5} {r['N']:>5} {r['K']:>5} {r['predicted_us']:>12.1f} {r['measured_us']:>12.1f} "
+                     f"{r['predicted_us'] / r['measured_us']:>6.2f}  {short}")
+    for refused in summary_["refused"]:
+        lines.append(f"  {refused['M']:>5} {refused['N']:>5} {refused['K']:>5}  refused: "
+                     f"{refused['reason'].splitlines()[0][:150]}")
+    lines.append("  Spearman over M, per (N, K): " + ", ".join(f"{k} {v:.2f}" for k, v in summary_["spearman"].items()))
+    lines.append("  Spearman over (N, K), per M: " + ", ".join(f"{k} {v:.2f}" for k, v in summary_["spearman_per_m"].items()))
+    median = summary_["median_abs_error"]
+    lines.append(f"  {summary_['rows']} rows predicted, {len(summary_['refused'])} refused; median |error| "
+                 + (f"{median:.1%}" if median is not None else "-"))
+    return "\n".join(lines)
+
+
 def summary(sub: Submission, predicted: dict) -> dict:
     """Median |error| and Spearman over the shapes with a published time; the score ratio over
     all 18 (None where a shape failed)."""
@@ -238,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reports.validation", description=__doc__.splitlines()[0])
     parser.add_argument("--luong", type=Path, metavar="CLONE", help="clone of luongthecong123/fp8-quant-matmul")
     parser.add_argument("--snektron", type=Path, metavar="CLONE", help="clone of Snektron/gpumode-amd-fp8-mm")
+    parser.add_argument("--aiter", type=Path, metavar="DIR", help="the unpacked amd-aiter 0.1.7.post2.dev18 wheel")
+    parser.add_argument("--rows", nargs="+", type=int, metavar="INDEX",
+                        help="with --aiter: indices into its 117 MI300X rows (default: all)")
     parser.add_argument("--shapes", nargs="+", type=int, metavar="INDEX",
                         help="benchmark case indices (default: all 18; the score needs all)")
     parser.add_argument("--set", dest="overrides", action="append", type=setting_override, default=[], metavar="NAME=VALUE",
@@ -249,21 +335,25 @@ def main(argv: list[str] | None = None) -> int:
     try:
         submissions = ([luong(args.luong)] if args.luong else []) + ([snektron(args.snektron)] if args.snektron else [])
         settings = overridden(args.overrides)
+        aiter_rows, found = _aiter(args.aiter, args.rows) if args.aiter else ([], {})
     except (ValidationSourceError, OSError, ValueError) as exc:
         parser.error(str(exc))
-    if not submissions:
-        parser.error("give --luong CLONE and/or --snektron CLONE")
+    if not submissions and not args.aiter:
+        parser.error("give --luong CLONE, --snektron CLONE and/or --aiter DIR")
     benchmarks = contract.cases("benchmarks")
     bad = [i for i in args.shapes or () if not 0 <= i < len(benchmarks)]
     if bad:
         parser.error(f"--shapes {bad[0]}: benchmark indices are 0-{len(benchmarks) - 1}")
     cases = [benchmarks[i] for i in args.shapes] if args.shapes else benchmarks
     with parallel.session(args.address, args.cpus):
-        results = run(submissions, cases, settings)
+        results = run(submissions, cases, settings) if submissions else {}
+        ck = ck_summary(aiter_rows, run_ck(aiter_rows, found, settings)) if args.aiter else None
     for sub in submissions:
         print(report(sub, results[sub.name]))
+    if ck:
+        print(ck_report(ck))
     if args.json:
-        args.json.write_text(json.dumps({sub.name: {
+        args.json.write_text(json.dumps(({"ck_blockscale": ck} if ck else {}) | {sub.name: {
             "summary": summary(sub, results[sub.name]),
             "shapes": [{"m": m, "n": n, "k": k, "published_us": sub.published_us.get((m, n, k)),
                         "predicted_us": None if isinstance(us, Failed) else us,
@@ -271,6 +361,20 @@ def main(argv: list[str] | None = None) -> int:
                        for (m, n, k), us in sorted(results[sub.name].items())]}
             for sub in submissions}, indent=1))
     return 0
+
+
+def _aiter(folder: Path, indices: list[int] | None) -> tuple[list, dict]:
+    """The MI300X rows (or those at `indices`) and the instances of an unpacked aiter wheel."""
+    from reports import ck_blockscale
+
+    try:
+        every, found = ck_blockscale.rows(folder), ck_blockscale.instances(folder)
+    except ck_blockscale.AiterSourceError as exc:
+        raise ValidationSourceError(str(exc)) from None
+    bad = [i for i in indices or () if not 0 <= i < len(every)]
+    if bad:
+        raise ValidationSourceError(f"--rows {bad[0]}: the MI300X rows are 0-{len(every) - 1}")
+    return ([every[i] for i in indices] if indices else every), found
 
 
 if __name__ == "__main__":

@@ -21,9 +21,11 @@ import shutil
 import sys
 from pathlib import Path
 
+from machine import cache
+
 HERE = Path(__file__).resolve().parent
 LIST = HERE / "rocm_headers.txt"
-GENERATED_ROOT = HERE.parent / "build" / "standins"
+GENERATED_ROOT = cache.ROOT / "standins"
 # HIP 6.3's additions to Debian's HIP 5.2 headers (hip_runtime.h's warp functions with a mask,
 # cooperative groups' tile members): the gfx942 compile only, over the system's headers.
 INCLUDE_DIR = HERE / "include"
@@ -110,10 +112,12 @@ def standin_dir(flavour: str, real_dirs: list[Path]) -> Path:
     """The folder of generated stand-ins for a build that searches `real_dirs` (in any order,
     system folders included) before it; written once, atomically, and reused."""
     texts = standin_texts(real_dirs)
-    folder = GENERATED_ROOT / f"{flavour}-{_digest(texts)}"
+    name = f"{flavour}-{_digest(texts)}"
+    root = cache.writable_or_private(GENERATED_ROOT, GENERATED_ROOT / name)  # a sandboxed stage writes its own
+    folder = root / name
     if folder.is_dir():
         return folder
-    partial = GENERATED_ROOT / f".{folder.name}.{os.getpid()}.tmp"
+    partial = root / f".{folder.name}.{os.getpid()}.tmp"
     shutil.rmtree(partial, ignore_errors=True)
     for header, text in texts.items():
         path = partial / header

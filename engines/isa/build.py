@@ -34,6 +34,7 @@ from pathlib import Path
 import toolchain
 from engines.isa import bundle, core
 from engines.isa.errors import IsaBuildError
+from machine import cache
 from toolchain import diagnostics, source
 from toolchain import load_call
 from toolchain.load_call import LoadInlineCall
@@ -48,7 +49,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
 RUNTIME_DIR = PACKAGE_DIR / "runtime"
 REPO_ROOT = PACKAGE_DIR.parents[1]
-DEFAULT_BUILD_ROOT = REPO_ROOT / "build" / "engines" / "isa"
+# Modules in the stage's space of the build cache; the runtime, its objects and the PCH shared.
+DEFAULT_BUILD_ROOT = cache.entries() / "engines" / "isa"
+SHARED_BUILD_ROOT = cache.ROOT / "engines" / "isa"
 # Bumped when a build's output changes with the same inputs (2: the module keeps load_inline's name).
 CACHE_VERSION = 2
 RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1", "-DUSE_ROCM=1")
@@ -134,7 +137,7 @@ def runtime_library(core_sources: list[Path] | None = None) -> Path:
     sources = list(core_sources) + sorted(RUNTIME_DIR.glob("*.cpp"))
     headers = _runtime_headers()
     digest = _tree_digest(sources + headers, RUNTIME_FLAGS)
-    out_dir = DEFAULT_BUILD_ROOT / f"runtime_{digest}"
+    out_dir = cache.writable_or_private(SHARED_BUILD_ROOT, SHARED_BUILD_ROOT / f"runtime_{digest}") / f"runtime_{digest}"
     library = out_dir / f"libisa_hip-{digest}.so"
     if library.exists():
         return library
@@ -162,7 +165,7 @@ def runtime_objects(sources: list[Path]) -> list[Path]:
     """The objects of core or runtime sources, each cached by its text, every header and the
     flags: a change to one source (a timing rule, a runtime call) recompiles that source alone,
     and a runtime around a test double shares the runtime's objects."""
-    obj_dir = DEFAULT_BUILD_ROOT / "runtime_objects"
+    obj_dir = cache.writable_or_private(SHARED_BUILD_ROOT) / "runtime_objects"
     headers = _tree_digest(_runtime_headers(), RUNTIME_FLAGS)
     objects = [obj_dir / f"{path.parent.name}_{path.stem}-{_tree_digest([path], (headers,))}.o" for path in sources]
     if all(obj.exists() for obj in objects):
@@ -312,5 +315,5 @@ def bindings_pch(ext: Extension) -> Path | None:
     import torch
 
     flags = [f for f in ext.cpp_flags if not f.startswith("-DTORCH_EXTENSION_NAME=")]
-    return precompiled([CLANG, *flags], IMPLICIT_HEADER, DEFAULT_BUILD_ROOT / "pch", "bindings",
+    return precompiled([CLANG, *flags], IMPLICIT_HEADER, SHARED_BUILD_ROOT / "pch", "bindings",
                        f"{_headers_digest()[:8]}{torch.__version__}")
