@@ -213,7 +213,17 @@ def side_by_side(report: pd.DataFrame | list[dict]) -> str:
         blocks.insert(0, f"{len(tables)} tables: rows of different mode, method, device or "
                          "engine are never compared with each other (keep one with "
                          "--mode, --method, --device, --engine)")
-    blocks.append(f"published top score: {float(load()['published_top_score_us']):.3f} us "
-                  f"(geomean of leaderboard-mode means over the {len(cases('benchmarks'))} "
-                  "benchmark shapes, MI300X)")
+    blocks.append(published_score_note([table for _, table in tables if is_timed(table)]))
     return "\n\n".join(blocks)
+
+
+def published_score_note(timed: list[pd.DataFrame]) -> str:
+    """The published top score, when every geomean row above is over the benchmark shapes; else
+    a line saying the rows are over a subset (a geomean of some shapes is not comparable)."""
+    total = len(cases("benchmarks"))
+    if all(covers_benchmarks(table) for table in timed):
+        return (f"published top score: {float(load()['published_top_score_us']):.3f} us "
+                f"(geomean of leaderboard-mode means over the {total} benchmark shapes, MI300X)")
+    kept = sorted({len(common_shapes(table)) for table in timed if not covers_benchmarks(table)})
+    return (f"geomean over a subset ({' or '.join(map(str, kept))} of the {total} benchmark shapes, "
+            "or other shapes): not comparable with the published top score, a geomean over all of them")
