@@ -18,6 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MI300X_CU_NUM = 304
+# The device flags aiter's JIT builds its blockscale module with (aiter/jit/core.py for a HIP
+# newer than 6.2.41133, optCompilerConfig.json's module_gemm_a8w8_blockscale), less what clang 19
+# does not know (-amdgpu-coerce-illegal-types, --amdgpu-use-amdgpu-trackers: AMD's LLVM only; aiter
+# drops a flag its hipcc refuses the same way), the HIP version's max-ILP scheduler choice (only
+# up to HIP 6.3.42132) and -fgpu-flush-denormals-to-zero (the ISA engine does not emulate that
+# float mode and refuses the kernel).
+AITER_FLAGS = ("-U__HIP_NO_HALF_CONVERSIONS__", "-U__HIP_NO_HALF_OPERATORS__", "-fno-offload-uniform-block", "-mllvm", "--amdgpu-kernarg-preload-count=16", "-mllvm",
+               "--lsr-drop-solution=1", "-mllvm", "-enable-post-misched=0", "-mllvm", "-amdgpu-early-inline-all=true",
+               "-mllvm", "-amdgpu-function-calls=false", "-mllvm", "-greedy-reverse-local-assignment=1")
 TUNED_CSV = Path("aiter/configs/a8w8_blockscale_tuned_gemm.csv")
 INSTANCES_PY = Path("aiter_meta/csrc/ck_gemm_a8w8_blockscale/gemm_a8w8_blockscale_common.py")
 
@@ -133,8 +142,7 @@ from torch.utils.cpp_extension import load_inline
 
 _module = load_inline(name="ck_{digest}", cpp_sources="void gemm(torch::Tensor xq, torch::Tensor wq, torch::Tensor xs, "
                       "torch::Tensor ws, torch::Tensor y);", cuda_sources={source!r}, functions=["gemm"],
-                      extra_cuda_cflags=["-O3", "-std=c++20", "-U__HIP_NO_HALF_OPERATORS__",
-                                         "-U__HIP_NO_HALF_CONVERSIONS__"])
+                      extra_cuda_cflags=["-O3", "-std=c++20", *{flags!r}])
 
 
 def custom_kernel(data):
@@ -149,8 +157,9 @@ def submission_text(inst: Instance, padded: bool) -> str:
     import hashlib
 
     source = _SOURCE.replace("@GEMM@", gemm_type(inst, padded))
-    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
-    return _SUBMISSION.format(name=inst.name, spec="padded" if padded else "unpadded", digest=digest, source=source)
+    digest = hashlib.sha256("\0".join([source, *AITER_FLAGS]).encode()).hexdigest()[:12]
+    return _SUBMISSION.format(name=inst.name, spec="padded" if padded else "unpadded", digest=digest, source=source,
+                               flags=AITER_FLAGS)
 
 
 def inputs(m: int, n: int, k: int, seed: int = 0):

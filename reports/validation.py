@@ -205,19 +205,20 @@ def run(submissions: list[Submission], cases: list[contract.Case], settings: dic
     return results
 
 
-def predict_ck_row(text: str, m: int, n: int, k: int, settings: dict) -> float:
-    """The predicted kernel time of one aiter row: one launch of its instance on fresh inputs."""
+def predict_ck_row(text: str, m: int, n: int, k: int, settings: dict) -> tuple[float, int]:
+    """The predicted kernel time of one aiter row (one launch of its instance on fresh inputs) and
+    the scratch its build spills to, bytes per lane."""
     from predictor import predict
     from reports.ck_blockscale import inputs
 
     kernel = _kernel(text)
     data = inputs(m, n, k)
     prediction, _ = predict(lambda: kernel(data), settings)
-    return prediction.kernel_us
+    return prediction.kernel_us, max(int(launch["scratch_bytes_per_lane"]) for launch in prediction.kernels)
 
 
-def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, float | Failed]:
-    """Predicted us (or Failed) per row index; rows of one instance run one after another, so each
+def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, tuple[float, int] | Failed]:
+    """(predicted us, scratch bytes per lane) or Failed per row index; rows of one instance run one after another, so each
     instance is built once."""
     from reports.ck_blockscale import submission_text
 
@@ -243,7 +244,7 @@ def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, float | F
 def ck_summary(aiter_rows: list, predicted: dict) -> dict:
     """The `ck_blockscale` entry of --json: median |error|, Spearman per (N, K) over M and per M
     over (N, K), refused rows with reasons, and every predicted row."""
-    ok = [(row, predicted[i]) for i, row in enumerate(aiter_rows) if not isinstance(predicted.get(i), (Failed, type(None)))]
+    ok = [(row, predicted[i][0]) for i, row in enumerate(aiter_rows) if isinstance(predicted.get(i), tuple)]
     errors = sorted(abs(us / row.measured_us - 1) for row, us in ok)
     spearmans = {}
     for key, label in (((lambda r: (r.n, r.k)), lambda v: f"{v[0]}x{v[1]}"), ((lambda r: r.m), lambda v: f"M={v}")):
@@ -255,12 +256,14 @@ def ck_summary(aiter_rows: list, predicted: dict) -> dict:
                 spearmans[label(value)] = spearman([m for m, _ in pairs], [p for _, p in pairs])
     per_row = [{"M": row.m, "N": row.n, "K": row.k, "kernel": row.kernel, "measured_us": row.measured_us,
                 "predicted_us": us} for row, us in ok]
+    spilling = {row.kernel: predicted[i][1] for i, row in enumerate(aiter_rows)
+                if isinstance(predicted.get(i), tuple) and predicted[i][1]}
     return {"median_abs_error": errors[len(errors) // 2] if errors else None,
             "spearman": {k: v for k, v in spearmans.items() if not k.startswith("M=")},
             "spearman_per_m": {k.removeprefix("M="): v for k, v in spearmans.items() if k.startswith("M=")},
             "refused": [{"M": row.m, "N": row.n, "K": row.k, "kernel": row.kernel, "reason": predicted[i].reason}
                         for i, row in enumerate(aiter_rows) if isinstance(predicted.get(i), Failed)],
-            "rows": len(ok), "per_row": per_row}
+            "rows": len(ok), "per_row": per_row, "scratch_bytes_per_lane": spilling}
 
 
 def ck_report(summary_: dict) -> str:
@@ -275,6 +278,9 @@ def ck_report(summary_: dict) -> str:
                      f"{refused['reason'].splitlines()[0][:150]}")
     lines.append("  Spearman over M, per (N, K): " + ", ".join(f"{k} {v:.2f}" for k, v in summary_["spearman"].items()))
     lines.append("  Spearman over (N, K), per M: " + ", ".join(f"{k} {v:.2f}" for k, v in summary_["spearman_per_m"].items()))
+    if summary_["scratch_bytes_per_lane"]:
+        lines.append("  spilling to scratch in our clang-19 build (bytes per lane): " + ", ".join(
+            f"{k.removeprefix('a8w8_blockscale_1x128x128_')} {v}" for k, v in summary_["scratch_bytes_per_lane"].items()))
     median = summary_["median_abs_error"]
     lines.append(f"  {summary_['rows']} rows predicted, {len(summary_['refused'])} refused; median |error| "
                  + (f"{median:.1%}" if median is not None else "-"))

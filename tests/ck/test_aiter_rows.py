@@ -55,14 +55,15 @@ def test_a_folder_that_is_not_the_wheel_is_named(tmp_path, capsys):
 def test_the_summary_gives_errors_rank_correlations_and_refusals(aiter):
     rows = [ck_blockscale.Row(m, n, k, NAME, us) for m, n, k, us in
             [(16, 512, 7168, 10.0), (64, 512, 7168, 20.0), (256, 512, 7168, 40.0), (1024, 512, 7168, 80.0)]]
-    predicted = {0: 11.0, 1: 18.0, 2: 60.0, 3: Failed("build failed")}
+    predicted = {0: (11.0, 0), 1: (18.0, 0), 2: (60.0, 480), 3: Failed("build failed")}
     summary = validation.ck_summary(rows, predicted)
     assert summary["rows"] == 3 and summary["median_abs_error"] == pytest.approx(0.1)
     assert summary["spearman"] == {"512x7168": pytest.approx(1.0)}
     assert summary["refused"] == [{"M": 1024, "N": 512, "K": 7168, "kernel": NAME, "reason": "build failed"}]
     assert summary["per_row"][0] == {"M": 16, "N": 512, "K": 7168, "kernel": NAME, "measured_us": 10.0,
                                      "predicted_us": 11.0}
-    assert "refused: build failed" in validation.ck_report(summary)
+    assert summary["scratch_bytes_per_lane"] == {NAME: 480}
+    assert "refused: build failed" in validation.ck_report(summary) and "x128_16x16" in validation.ck_report(summary)
 
 
 def test_the_reference_applies_both_block_scales():
