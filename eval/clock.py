@@ -2,8 +2,9 @@
 rebinding a Python name cannot reach it.
 
 `load()` builds it once (a second on any C++ compiler, cached by its source and the Python
-version under build/harness/) and imports it. The parent builds it before any stage starts, so
-a stage, whose build folder is read-only (eval/sandbox.py), finds it ready.
+version in the machine's build cache, machine/cache.py) and imports it. The parent builds it
+before any stage starts, so a stage, where that cache is read-only (eval/sandbox.py), finds it
+ready.
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from machine.cache import ROOT as CACHE_ROOT
 from toolchain.lock import exclusive
 
 SOURCE = Path(__file__).with_name("clock.cpp")
-BUILD_DIR = Path(__file__).resolve().parent.parent / "build" / "harness"
+BUILD_DIR = CACHE_ROOT / "harness"
 MODULE = "harness_clock"
 
 

@@ -35,6 +35,14 @@ def set_strict(name: str, on: bool) -> None:
         setter(on)
 
 
+def prepare(name: str) -> None:
+    """Build what all of the engine's builds share, here: a stage's sandbox keeps it read-only
+    (eval/sandbox.py)."""
+    preparer = getattr(importlib.import_module(ENGINES[name][0]), "prepare", None)
+    if preparer is not None:
+        preparer()
+
+
 def set_device_code(name: str, folder: str) -> None:
     """Run the code objects another compiler made (one per module, in `folder`) instead of
     compiling the device code here; raises ValueError for an engine that runs no machine code."""

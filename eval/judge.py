@@ -26,7 +26,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from eval import channel, report, roofline, sandbox, timing
+from eval import channel, engines, report, roofline, sandbox, timing
 from eval.device import DeviceInfo
 from eval.progress import Bar
 from eval.summary import status_of
@@ -42,6 +42,9 @@ LONG_LINE = 2000            # characters of one line shown before it is cut
 MESSAGE_SLACK = 2 ** 20     # a message's bytes beyond the tensors it carries
 _SPAN_SLACK_NS = 50e6       # the worker's durations may exceed the parent's view of a case by this
 HANG_S = 120                # a CPU engine stops a launch that makes no progress this long, naming where it is
+# ...in the build pass, whose call only has to reach the builds it triggers (what it returns is not
+# looked at): a kernel that never ends is stopped there this soon, and named by the stage
+BUILD_HANG_S = 10
 _LAST_WORDS_S = 5           # ...and one still running this long before the stage's limit, so the worker can say so
 
 
@@ -197,12 +200,14 @@ class Listener:
         return lines + [f"check: {'pass' if passed else 'fail'}"]
 
 
-def engine_limits(limit_s: float) -> dict[str, str]:
+def engine_limits(limit_s: float, build: bool) -> dict[str, str]:
     """What the CPU engines read to stop a launch themselves, naming its kernel and source line,
     before the parent has to kill a stage that says nothing: a launch making no progress for
-    HANG_S, or one still running when the stage's limit is _LAST_WORDS_S away."""
+    HANG_S (BUILD_HANG_S in the build pass), or one still running when the stage's limit is
+    _LAST_WORDS_S away."""
     last_words = min(_LAST_WORDS_S, limit_s / 4)
-    return {"WORKBENCH_HANG_S": str(HANG_S), "WORKBENCH_DEADLINE": f"{time.time() + limit_s - last_words:.3f}"}
+    return {"WORKBENCH_HANG_S": str(BUILD_HANG_S if build else HANG_S),
+            "WORKBENCH_DEADLINE": f"{time.time() + limit_s - last_words:.3f}"}
 
 
 class Worker:
@@ -214,10 +219,12 @@ class Worker:
         self.box = box
         self.shared_before = sandbox.shared_memory() if device.is_gpu else None
         visible = tuple(Path(folder).resolve() for folder in job["visible"])
-        self.proc = subprocess.Popen(box.wrap(argv, gpu=device.is_gpu, build=build, visible=visible),
+        submission = Path(job["submission"]).resolve()
+        self.proc = subprocess.Popen(box.wrap(argv, gpu=device.is_gpu, build=build, submission=submission,
+                                              visible=visible),
                                      pass_fds=[child_end.fileno()],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                     env=dict(sandbox.environment(), **engine_limits(limit_s)), cwd=sandbox.REPO,
+                                     env=dict(sandbox.environment(submission), **engine_limits(limit_s, build)), cwd=sandbox.REPO,
                                      start_new_session=True)
         child_end.close()
         self.conn = Connection(parent_end.detach())
@@ -315,6 +322,8 @@ def build(job: dict, device: DeviceInfo, limit_s: float, box: sandbox.Sandbox, l
     of the smallest published case, in a box that may write the build caches. Returns why the
     import failed, or ''. (A pass that hangs or dies is not a verdict: the stages, importing
     again, report what happens.)"""
+    if job["engine"] in engines.names():
+        engines.prepare(job["engine"])  # what all builds share: read-only in the box
     smallest = contract.cases("tests")[0]
     job = dict(job, mode="build", cases=[(None, smallest.args)])
     listener = Listener("build", [], job, Checker("build", [], device.kind), None)

@@ -13,9 +13,14 @@ Inside, the worker that imports and calls the submission sees:
     parent removes what a stage leaves there, `remove_shared_memory_left`).
 
 What a stage may write: a build pass (the submission imported, nothing called, so it has seen
-no input, output or clock) writes the build caches (`WRITABLE_FOR_BUILDS`); a stage that calls
-the submission writes only its private /tmp, which vanishes with the box. So no file a stage
-writes reaches a later stage except a build.
+no input, output or clock) writes its own submission's space of the build cache
+(machine/cache.py: the modules its load_inline calls build, in a folder named by a digest of the
+file's bytes); a stage that calls the submission writes only its private /tmp, which vanishes
+with the box. Every stage sees its own space only (the other submissions' spaces are hidden
+behind an empty folder) and the cache's shared entries (the engines' runtimes, precompiled
+headers) read-only: the parent builds those before the first stage (`eval/engines.py`
+prepare). So no file a stage writes reaches a later stage except its own submission's builds,
+and no stage reads or plants another submission's.
 
 Where bubblewrap is missing or cannot start (no user namespaces, some containers), `probe`
 says why; the run prints it once and goes on unsandboxed, and the report records it.
@@ -31,15 +36,18 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from machine import cache
+
 REPO = Path(__file__).resolve().parent.parent
 TMP_BYTES = 2 * 1024 ** 3  # the private /tmp (memory-backed)
 TMP = Path("/tmp")
 PYTHON_FOLDERS = tuple(Path(p).resolve() for p in {sys.prefix, sys.base_prefix, *site.getsitepackages()})
-# The caches a build writes: the engines' and the toolchain's build folder in the checkout
-# (ignored by git), torch's extension folder (a GPU build), the gfx942 bitcode cache.
-BUILD_ROOT = REPO / "build"
-TORCH_EXTENSIONS = BUILD_ROOT / "torch_extensions"
-WRITABLE_FOR_BUILDS = (BUILD_ROOT, Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "amd-fp8-mm")
+
+
+def space(submission: Path) -> Path:
+    """The folder of a submission's builds in the build cache: what its build pass may write
+    and its stages read."""
+    return cache.ENTRIES / cache.space_of(submission)
 
 
 @dataclass(frozen=True)
@@ -47,35 +55,43 @@ class Sandbox:
     available: bool
     description: str  # what the report records: "bubblewrap 0.8.0", or "none: <why>"
 
-    def wrap(self, argv: list[str], *, gpu: bool, build: bool, visible: tuple[Path, ...] = ()) -> list[str]:
-        """`argv` run inside the box (unchanged where no box is available); `visible`: folders
+    def wrap(self, argv: list[str], *, gpu: bool, build: bool, submission: Path | None,
+             visible: tuple[Path, ...] = ()) -> list[str]:
+        """`argv` run inside the box (unchanged where no box is available) for a stage of
+        `submission` (None: of no submission, no space of the build cache); `visible`: folders
         the stage reads that the private /tmp would hide (the submission's own)."""
         if not self.available:
             return argv
-        writable = WRITABLE_FOR_BUILDS if build else ()
         box = [shutil.which("bwrap"), "--ro-bind", "/", "/", "--proc", "/proc",
                *(["--dev-bind", "/dev", "/dev"] if gpu else ["--dev", "/dev", "--unshare-ipc"]),
                "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
                "--unshare-pid", "--unshare-net", "--unshare-uts",
                "--die-with-parent", "--new-session", "--chdir", str(REPO)]
         # NOTE: the private /tmp hides whatever lay under /tmp: the checkout, the Python
-        # installation and the submission's folder are bound again (read-only) where they were.
-        for folder in dict.fromkeys([REPO, *PYTHON_FOLDERS, *visible]):
-            if folder.is_relative_to(TMP):
-                box += ["--ro-bind", str(folder), str(folder)]
-        for folder in writable:
-            folder.mkdir(parents=True, exist_ok=True)
-            box += ["--bind", str(folder), str(folder)]
+        # installation, the build cache and the submission's folder are bound again (read-only)
+        # where they were; a file right in /tmp is bound alone (/tmp itself stays the box's).
+        shown = [REPO, *PYTHON_FOLDERS, cache.ROOT, *visible, *([submission] if submission else [])]
+        for path in sorted(set(shown), key=lambda p: len(p.parts)):  # a folder before what lies in it
+            if path.is_relative_to(TMP) and path != TMP:
+                box += ["--ro-bind", str(path), str(path)]
+        cache.ENTRIES.mkdir(parents=True, exist_ok=True)
+        box += ["--tmpfs", str(cache.ENTRIES)]
+        if submission is not None:
+            own = space(submission)
+            own.mkdir(parents=True, exist_ok=True)
+            box += ["--bind" if build else "--ro-bind", str(own), str(own)]
+        box += ["--remount-ro", str(cache.ENTRIES)]  # the empty folder over the other spaces
         return [*box, "--", *argv]
 
 
-def environment() -> dict[str, str]:
-    """The environment of a stage: the parent's, with torch's extension builds (a GPU's
-    load_inline) kept in the build folder the box lets a build pass write, and the caches a
-    GPU runtime writes as it compiles in the private /tmp: Triton's (by default under the home
-    folder, read-only in the box, where its first kernel launch fails with "Read-only file
-    system"). torch's own (inductor) caches already follow TMPDIR."""
-    return dict(os.environ, TORCH_EXTENSIONS_DIR=str(TORCH_EXTENSIONS), TMPDIR=str(TMP),
+def environment(submission: Path) -> dict[str, str]:
+    """The environment of a stage of `submission`: the parent's, with every build in the
+    submission's space of the build cache (torch's extension builds, a GPU's load_inline,
+    included), and the caches a GPU runtime writes as it compiles in the private /tmp: Triton's
+    (by default under the home folder, read-only in the box, where its first kernel launch fails
+    with "Read-only file system"). torch's own (inductor) caches already follow TMPDIR."""
+    return dict(os.environ, **{cache.SPACE_ENVIRONMENT: cache.space_of(submission)},
+                TORCH_EXTENSIONS_DIR=str(space(submission) / "torch_extensions"), TMPDIR=str(TMP),
                 TRITON_CACHE_DIR=str(TMP / "triton"))
 
 
@@ -87,7 +103,7 @@ def probe() -> Sandbox:
         return Sandbox(False, "none: bubblewrap is not installed (make setup installs it)")
     trial = Sandbox(True, "")
     try:
-        result = subprocess.run(trial.wrap(["true"], gpu=False, build=False), capture_output=True,
+        result = subprocess.run(trial.wrap(["true"], gpu=False, build=False, submission=None), capture_output=True,
                                 text=True, timeout=30)
         version = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import torch
 
-from eval import channel, engines, integrity, sandbox, timing, verdict
+from eval import channel, engines, integrity, timing, verdict
 from eval.device import DeviceInfo, detect, synchronize
 from eval.verdict import WARMUP_SLOT
 from reference import RUNNER_ENV, contract
@@ -503,9 +503,9 @@ def _private_extension_cache() -> None:
     """torch's load_inline takes a lock file in its build folder even when the build is cached,
     and a stage's build folder is read-only: a stage works on its own copy in its private /tmp
     (the build pass wrote the real one)."""
-    cache = Path(os.environ.get("TORCH_EXTENSIONS_DIR", sandbox.TORCH_EXTENSIONS))
+    cache = Path(os.environ.get("TORCH_EXTENSIONS_DIR", ""))
     copy = Path(os.environ.get("TMPDIR", "/tmp")) / "torch_extensions"
-    if os.access(cache, os.W_OK) or copy.exists():
+    if not cache.name or os.access(cache, os.W_OK) or copy.exists():
         return
     if cache.is_dir():
         shutil.copytree(cache, copy, symlinks=True)

@@ -5,8 +5,8 @@
     occupancy(unified_vgprs=128, sgprs=40, lds_bytes=32768, workgroup_size=256)
 
 C++ reads the same facts from the generated mi300x.h. `occupancy` runs occupancy.h itself,
-compiled once into a small shared library under build/machine/, so the offline report, the
-simulated host and the ISA engine's timing model cannot disagree.
+compiled once into a small shared library in the machine's build cache (machine/cache.py), so the
+offline report, the simulated host and the ISA engine's timing model cannot disagree.
 """
 from __future__ import annotations
 
@@ -21,10 +21,12 @@ from pathlib import Path
 
 import yaml
 
+from machine import cache
+
 DIR = Path(__file__).resolve().parent
 YAML = DIR / "mi300x.yaml"
 HEADER = DIR / "mi300x.h"
-BUILD_DIR = DIR.parent / "build" / "machine"
+BUILD_DIR = cache.ROOT / "machine"
 
 
 @functools.cache
@@ -62,10 +64,11 @@ _LIMITERS = ("wave slots", "VGPRs", "SGPRs", "LDS", "barriers")
 def _library() -> ctypes.CDLL:
     source = DIR / "occupancy.cpp"
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in (source, DIR / "occupancy.h", HEADER))).hexdigest()[:16]
-    library = BUILD_DIR / f"libmachine_{digest}.so"
+    folder = cache.writable_or_private(BUILD_DIR, BUILD_DIR / f"libmachine_{digest}.so")  # a stage builds its own
+    library = folder / f"libmachine_{digest}.so"
     if not library.exists():
-        BUILD_DIR.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(dir=BUILD_DIR, suffix=".so")
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, partial = tempfile.mkstemp(dir=folder, suffix=".so")
         os.close(fd)
         compiler = os.environ.get("CXX_HOST", "g++")
         result = subprocess.run([compiler, "-O2", "-std=c++17", "-shared", "-fPIC", "-o", partial, str(source)],

@@ -13,7 +13,7 @@ import sysconfig
 from pathlib import Path
 
 from toolchain import REPO_ROOT, host_api
-from toolchain.headers import INCLUDE_DIR, STANDIN_DIR
+from toolchain.headers import GENERATED_ROOT, INCLUDE_DIR, STANDIN_DIR
 
 MAX_LINE = 200  # characters of one line of a failure message; the full text goes to a log file
 _DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
@@ -28,7 +28,7 @@ def system_prefixes() -> tuple[str, ...]:
     ROCm, Python's packages such as torch) and the headers of our toolchain and engines. The
     one definition: the engines' failure lines (the ISA engine's core is handed it) use it too."""
     paths = sysconfig.get_paths()
-    ours = [INCLUDE_DIR, REPO_ROOT / "engines" / "source" / "include", REPO_ROOT / "build" / "standins"]
+    ours = [INCLUDE_DIR, REPO_ROOT / "engines" / "source" / "include", GENERATED_ROOT]
     return ("/usr/", "/opt/rocm", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")},
             *map(str, ours))
 

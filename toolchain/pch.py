@@ -21,6 +21,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from machine import cache
 from toolchain.lock import exclusive
 
 
@@ -56,7 +57,9 @@ def precompiled(command: list[str], text: str, folder: Path, tag: str, generatio
     """The PCH of `text` compiled by `command` (a compiler and its flags, ending before the
     input), built once and shared by every process; None when it does not build."""
     key = hashlib.sha256("\0".join([*command, *BUILD_FLAGS, text]).encode()).hexdigest()[:16]
-    pch = folder / f"{tag}_{generation}_{key}.pch"
+    name = f"{tag}_{generation}_{key}.pch"
+    folder = cache.writable_or_private(folder, folder / name)  # a sandboxed stage builds its own
+    pch = folder / name
     if pch.exists():
         return pch
     with exclusive(pch):  # processes needing the same PCH take turns: one builds it

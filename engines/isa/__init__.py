@@ -11,7 +11,7 @@ simulated MI300X (engines/isa/runtime/), whose launches run on the instruction-l
 from engines.isa.drop_in import load, load_inline
 from engines.isa.errors import IsaBuildError, IsaError, IsaFault
 
-__all__ = ["load", "load_inline", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
+__all__ = ["load", "load_inline", "prepare", "set_strict", "set_device_code", "IsaBuildError", "IsaError", "IsaFault"]
 
 
 def set_strict(on: bool) -> None:
@@ -34,3 +34,14 @@ def set_device_code(folder: str) -> None:
     from engines.isa import device_code
 
     os.environ[device_code.ENV] = os.path.abspath(folder)
+
+
+def prepare() -> None:
+    """Build what every module shares (the runtime, the gfx942 bitcode, the generated headers) in
+    this process: the harness calls it before a sandboxed stage, which may not write them."""
+    from engines.isa import build
+    from toolchain import hipcc
+
+    build.runtime_library()
+    hipcc.device_lib_dir()
+    hipcc.header_dirs()

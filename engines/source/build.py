@@ -8,11 +8,14 @@ path. Builds are cached by a hash of everything that goes into them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import os
 import platform
 import re
+import subprocess
+import sys
 import sysconfig
 import warnings
 from pathlib import Path
@@ -21,6 +24,7 @@ import torch
 from torch.utils.cpp_extension import load as torch_load
 
 from engines.source.errors import EmulatorBuildError
+from machine import cache
 from toolchain import diagnostics, headers, load_call
 from toolchain.flags import host_flags
 from toolchain.headers import STANDIN_DIR, TYPES_DIR
@@ -42,13 +46,15 @@ BASE_FLAGS += ["-ffp-contract=fast", *(["-mfma"] if platform.machine() == "x86_6
 # keeps 8-byte atomics lock-free.
 BASE_FLAGS += ["-fmax-type-align=8"]
 ASAN_FLAGS = ["-fsanitize=address", "-fno-omit-frame-pointer", "-shared-libasan"]
-DEFAULT_BUILD_ROOT = Path(__file__).resolve().parents[2] / "build" / "engines" / "source"
+DEFAULT_BUILD_ROOT = cache.ROOT / "engines" / "source"  # shared: the runtime, the PCHs
 MACHINE_DIR = Path(__file__).resolve().parents[2] / "machine"
 MACHINE_HEADERS = [MACHINE_DIR / "mi300x.h", MACHINE_DIR / "hip_attributes.h"]  # device_api.h includes them
 # Libraries of the GPU stack, meaningless for the CPU build.
 DROPPED_LIBRARY = re.compile(r"^(-l(amdhip64|hip\w*|roc\w*|hsa-runtime64|cuda\w*|cublas\w*|c10_hip|torch_hip)"
                              r"|-L\S*(rocm|cuda)\S*|-Wl,-rpath,\S*(rocm|cuda)\S*)$")
 
+# The module's own pybind11 module: only what depends on the call. The guards and the
+# translation of the emulator's errors are bound once, by the runtime (engines/source/runtime.cpp).
 BINDING_TEMPLATE = """
 static PyObject* emu_error_type = nullptr;
 // A function load_inline binds: an error of the emulator reaches Python as EmulatorError, also
@@ -69,23 +75,6 @@ auto errors_as_python(R (*f)(A...)) {{
 }}  // namespace emu_binding
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
   emu_error_type = pybind11::module_::import("engines.source.errors").attr("EmulatorError").cast<pybind11::object>().release().ptr();
-  pybind11::register_exception_translator([](std::exception_ptr p) {{
-    try {{
-      if (p) std::rethrow_exception(p);
-    }} catch (const ::emu::Error& e) {{
-      PyErr_SetString(emu_error_type, e.what());
-    }}
-  }});
-  // a call's tensors end at guard pages (engines/source/guards.py, emu/guards.h)
-  m.def("_emu_guard_begin", [](const std::vector<std::tuple<uintptr_t, uintptr_t, uintptr_t>>& guards) {{
-    ::emu::install_fault_handler();
-    ::emu::set_guards(guards);
-  }});
-  m.def("_emu_guard_end", [] {{
-    ::emu::set_guards({{}});
-    ::emu::uninstall_fault_handler();
-    return ::emu::take_guard_hits();
-  }});
 {defs}
 }}
 """
@@ -186,6 +175,62 @@ def runtime_fingerprint() -> str:
     return h.hexdigest()
 
 
+RUNTIME_SOURCE = Path(__file__).with_name("runtime.cpp")
+FAILED = "failed.txt"  # in a build's folder: the error of a build the compiler rejected
+_runtime: dict[tuple[str, ...], object] = {}
+
+
+@functools.cache
+def compiler_version() -> str:
+    return subprocess.run([COMPILER, "--version"], capture_output=True, text=True).stdout
+
+
+def runtime(base: list[str]):
+    """The engine's runtime (engines/source/runtime.cpp: the launch, the scheduler, the fault
+    handler, the watchdog, the guards' bindings) built with these flags, once per machine and
+    toolchain (keyed on its sources, the compiler and torch's version), and loaded once per
+    process with its symbols visible to every module loaded after it: a module's kernels call
+    into it, and all share its one state."""
+    if tuple(base) in _runtime:
+        return _runtime[tuple(base)]
+    key = hashlib.sha256("\0".join([RUNTIME_SOURCE.read_text(), runtime_fingerprint(), *base, compiler_version(),
+                                    torch.__version__]).encode()).hexdigest()[:16]
+    name = f"emu_runtime_{key}"
+    shared = DEFAULT_BUILD_ROOT / "runtime"
+    folder = cache.writable_or_private(shared, shared / name / f"{name}.so") / name
+    flags = sys.getdlopenflags()
+    sys.setdlopenflags(flags | os.RTLD_GLOBAL)
+    try:
+        module = loaded(folder / f"{name}.so", name, True)
+        if module is None:
+            with compiler_env(), warnings.catch_warnings(), exclusive(folder):
+                warnings.simplefilter("ignore")
+                module = loaded(folder / f"{name}.so", name, True) or _build_runtime(folder, name, base)
+    finally:
+        sys.setdlopenflags(flags)
+    _runtime[tuple(base)] = module
+    return module
+
+
+def _build_runtime(folder: Path, name: str, base: list[str]):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "lock").unlink(missing_ok=True)  # torch's, left by a build that was killed (module_of)
+    *ours, rocm = header_dirs()
+    return compile_with(prelude_pch(base, []), lambda pch_flags: torch_load(
+        name=name, sources=[str(RUNTIME_SOURCE)], extra_cflags=base + pch_flags, extra_include_paths=[*map(str, ours), str(rocm)],
+        build_directory=str(folder), verbose=False, with_cuda=False))
+
+
+def prepare() -> None:
+    """Build what every module shares (the runtime, the precompiled prelude, the generated
+    headers) in this process: the harness calls it before a sandboxed stage, which may not write
+    them (eval/sandbox.py)."""
+    base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
+    runtime(base)
+    with compiler_env():
+        prelude_pch(base, [])
+
+
 def module_of(call: LoadInlineCall, origin: Path | None = None):
     """The module one load_inline call builds for the emulator; `origin` is the file that made
     the call."""
@@ -194,20 +239,28 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
     base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
     flags = base + user_flags
     ldflags = host_ldflags(call.extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
-    pch = prelude_pch(base, user_flags)
+    shared = runtime(base)
     *ours, rocm = header_dirs()
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
     includes = [*map(str, ours), *call.extra_include_paths, str(rocm)]
 
+    # NOTE: the submission's folder is left out of the module and of its key (file names in line
+    # tables and launch sites are relative to it): a second clone finds the first one's build.
+    folder = f"{origin.parent}/" if origin is not None else None
+    relative = [f"-ffile-prefix-map={folder}="] if folder else []
+
     def build(split: bool):
         units = translation_units(call, split, origin)
-        digest = hashlib.sha256("\0".join([*units, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
+        keyed = [unit.replace(folder, "") for unit in units] if folder else units
+        digest = hashlib.sha256("\0".join([*keyed, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
-        build_dir = DEFAULT_BUILD_ROOT / f"{name}_{digest}"
+        build_dir = cache.entries() / "engines" / "source" / f"{name}_{digest}"
         cached = finished_build(build_dir, f"{name}_{digest}", call.is_python_module)
         if cached is not None:
             return cached
+        if (build_dir / FAILED).exists():  # the compiler rejected these very inputs before
+            raise EmulatorBuildError((build_dir / FAILED).read_text())
         build_dir.mkdir(parents=True, exist_ok=True)
         if not split and (build_dir / "needs_split").exists():  # this source failed as one unit before
             return build(split=True)
@@ -230,29 +283,42 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
                                   build_directory=str(build_dir), verbose=False, with_cuda=False,
                                   is_python_module=call.is_python_module)
         try:
-            return compile_with(pch, lambda pch_flags: torch_build(flags + pch_flags))
+            # NOTE: the prelude only when something compiles: a cached module needs none
+            return compile_with(prelude_pch(base, user_flags), lambda pch_flags: torch_build(flags + relative + pch_flags))
         except RuntimeError as e:
             # torch compiles C++ and HIP sources separately: names defined in both are legal there
             if not split and call.cpp_sources and call.cuda_sources and "redefinition of" in str(e):
                 (build_dir / "needs_split").touch()
                 return build(split=True)
             log = diagnostics.write_log(build_dir / "build.log", str(e))
-            error = diagnostics.first_error(str(e)) or diagnostics.short(str(e).splitlines()[0])
-            raise EmulatorBuildError(f"emulator build of '{name}' failed:\n{error}\nfull compiler output: {log}") from None
+            first = diagnostics.first_error(str(e))
+            message = f"emulator build of '{name}' failed:\n{first or diagnostics.short(str(e).splitlines()[0])}" \
+                      f"\nfull compiler output: {log}"
+            if first:  # a compile error, not a build that was stopped: the same inputs fail again
+                partial = build_dir / f"{FAILED}.{os.getpid()}"
+                partial.write_text(message)
+                partial.replace(build_dir / FAILED)
+            raise EmulatorBuildError(message) from None
 
     with compiler_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         module = build(split=False)
     from engines.source.schedules import wrap_for_schedules
-    return wrap_for_schedules(module)
+    return wrap_for_schedules(module, shared)
 
 
 def finished_build(build_dir: Path, module_name: str, is_python_module: bool):
     """The module of a finished build in a folder this process may not write (a stage's sandbox
     keeps the build caches read-only, eval/sandbox.py), loaded directly: torch's load would take
     a lock file there first. None when the folder is writable or holds no finished build."""
-    library = build_dir / f"{module_name}.so"
-    if os.access(build_dir, os.W_OK) or not library.exists():
+    if os.access(build_dir, os.W_OK):
+        return None
+    return loaded(build_dir / f"{module_name}.so", module_name, is_python_module)
+
+
+def loaded(library: Path, module_name: str, is_python_module: bool):
+    """The built module at `library`, loaded; None when it is not there."""
+    if not library.exists():
         return None
     if not is_python_module:
         torch.ops.load_library(str(library))

@@ -71,8 +71,9 @@ def _substitute(value, swap):
     return value
 
 
-def guarded(module, fn, name: str):
-    """fn with its tensors on guarded twins; reports reads past them after each call."""
+def guarded(runtime, fn, name: str):
+    """fn with its tensors on guarded twins, registered with the engine's runtime (its
+    guard_begin and guard_end); reports reads past them after each call."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
         labelled = labelled_tensors(name, args, kwargs)
@@ -90,11 +91,11 @@ def guarded(module, fn, name: str):
             args_, kwargs_ = _substitute(args, to_twin), {k: _substitute(v, to_twin) for k, v in kwargs.items()}
         order = list(twins.values())
         _previous[:] = order
-        module._emu_guard_begin([(t.bytes.data_ptr(), *t.guard) for t in order])
+        runtime.guard_begin([(t.bytes.data_ptr(), *t.guard) for t in order])
         try:
             result = fn(*args_, **kwargs_)
         finally:
-            hits = module._emu_guard_end()
+            hits = runtime.guard_end()
             with torch.no_grad():
                 for twin in order:
                     twin.copy_back()

@@ -117,15 +117,15 @@ class ScheduledModule:
     """A built module whose functions run under several schedules (they must agree) and are
     reported to CALL_OBSERVERS."""
 
-    def __init__(self, module, n: int | None):
-        self._module, self._n = module, n
+    def __init__(self, module, runtime, n: int | None):
+        self._module, self._runtime, self._n = module, runtime, n
         self._first_calls: set = set()
 
     def __getattr__(self, attr):
         value = getattr(self._module, attr)
-        if not callable(value) or isinstance(value, type) or attr.startswith("_emu_"):
+        if not callable(value) or isinstance(value, type):
             return value
-        value = guarded(self._module, value, attr)  # each run of it: tensors end at guard pages
+        value = guarded(self._runtime, value, attr)  # each run of it: tensors end at guard pages
         n = self._n if self._n is not None else schedule_count()  # built with the default: EMU_SCHEDULES now
         if n is not None and n <= 1:
             return observed(value)
@@ -135,5 +135,7 @@ class ScheduledModule:
         return dir(self._module)
 
 
-def wrap_for_schedules(module):
-    return ScheduledModule(module, schedule_count())
+def wrap_for_schedules(module, runtime):
+    """`module`'s functions, run as above; `runtime`: the engine's runtime the module was built
+    against (engines/source/build.py), which guards their tensors."""
+    return ScheduledModule(module, runtime, schedule_count())

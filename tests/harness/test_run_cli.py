@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from eval import report
+from eval import report, sandbox
 from eval.comparison import Group
 from eval.run import make_parser, resolve
 from eval.summary import print_secret_run, print_stage, short_report
@@ -279,8 +279,15 @@ def test_popcorn_lines_of_a_timed_case_give_its_statistics_in_ns(run_leaderboard
 def test_the_engines_are_told_when_to_stop_a_launch_before_the_stage_is_killed(run_leaderboard, tmp_path):
     # what the worker's engines read (tests/engines/source/test_faults.py and tests/engines/isa/test_load_inline.py
     # hold each engine to it): no progress for 2 minutes, or the stage's limit a few seconds away
+    # (the build pass's call, whose result no one reads, is stopped after 10 s: it leaves a note
+    # in the one folder it may write, the submission's builds; naming torch's builder gets it one)
     told = tmp_path / "told.py"
-    told.write_text("import os, time\n\ndef custom_kernel(data):\n"
+    told.write_text("import os, time\nfrom pathlib import Path\nimport torch.utils.cpp_extension\n\n"
+                    "def custom_kernel(data):\n"
+                    "    try:\n"
+                    "        (Path(os.environ['TORCH_EXTENSIONS_DIR']).parent / 'hang').write_text(os.environ['WORKBENCH_HANG_S'])\n"
+                    "    except OSError:\n"
+                    "        pass\n"
                     "    raise RuntimeError(f\"hang {os.environ['WORKBENCH_HANG_S']} \"\n"
                     "                       f\"left {float(os.environ['WORKBENCH_DEADLINE']) - time.time():.0f}\")\n")
     status, rows, _, _ = run_leaderboard("test", "--shapes", "0", "--submission", str(told), "--skip-preflight",
@@ -288,3 +295,4 @@ def test_the_engines_are_told_when_to_stop_a_launch_before_the_stage_is_killed(r
     found = re.search(r"hang (\d+) left (\d+)", rows[0]["error"])
     assert status == 1 and found, rows[0]["error"]
     assert int(found.group(1)) == 120 and 20 < int(found.group(2)) < 40
+    assert (sandbox.space(told) / "hang").read_text() == "10"

@@ -165,6 +165,23 @@ def test_a_users_build_error_leaves_the_precompiled_prelude_in_place():
     assert pch.exists() and pch.stat().st_mtime_ns == built
 
 
+def test_a_rejected_build_is_compiled_once(monkeypatch):
+    """The compiler's error is kept with the build: the same inputs fail again without a compile
+    (a must-fail case is built by several tests and stages)."""
+    import engines.source
+    from engines.source import build
+    compiles = []
+    compile_once = build.torch_load
+    monkeypatch.setattr(build, "torch_load", lambda **kw: compiles.append(kw["name"]) or compile_once(**kw))
+    errors = []
+    for _ in range(2):
+        with pytest.raises(EmulatorBuildError, match="undeclared identifier 'not_declared'") as failed:
+            engines.source.load_inline("pch_kept_probe", "void f();", "__global__ void k(int* x) { x[0] = not_declared; }\n"
+                                       "void f() {}", functions=["f"])
+        errors.append(str(failed.value))
+    assert len(compiles) <= 1 and errors[0] == errors[1]
+
+
 def test_cpp_extension_load_of_source_files():
     import engines.source
     from tests.engines.source.conftest import DATA

@@ -21,38 +21,10 @@
 
 namespace emu {
 
-// Spreads the workgroups over worker threads; rethrows the first failure.
-inline void run_launch(const Launch& L) {
-  size_t groups = size_t(L.grid.x) * L.grid.y * L.grid.z;
-  if (groups == 0 || L.group_size == 0) return;
-  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  unsigned workers = unsigned(std::min<size_t>(env_unsigned("EMU_THREADS", hw), groups));
-  if (L.schedule) workers = 1;  // a varied schedule must be reproducible
-  HandlerScope handler;
-  close_guards();  // this kernel's first read past each tensor is caught
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  Watchdog watchdog;
-  auto work = [&] {
-    Watchdog::Shift shift(watchdog);
-    try {
-      FaultScope faults;
-      Group g(L);
-      for (size_t id; !failed && (id = next++) < groups;) run_group(g, unsigned(id));
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned i = 1; i < workers; ++i) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
-}
+// Spreads the workgroups over worker threads, under the fault handler and the watchdog;
+// rethrows the first failure. Compiled once per machine into the runtime library
+// (engines/source/runtime.cpp), with the scheduler, the fault handler and the watchdog it runs.
+void run_launch(const Launch& L);
 
 template <class... P>
 struct KernelCall {
