@@ -177,6 +177,7 @@ def runtime_fingerprint() -> str:
 
 RUNTIME_SOURCE = Path(__file__).with_name("runtime.cpp")
 FAILED = "failed.txt"  # in a build's folder: the error of a build the compiler rejected
+BUILT = "built"  # in a build's folder: its module is linked and whole
 _runtime: dict[tuple[str, ...], object] = {}
 
 
@@ -197,15 +198,15 @@ def runtime(base: list[str]):
                                     torch.__version__]).encode()).hexdigest()[:16]
     name = f"emu_runtime_{key}"
     shared = DEFAULT_BUILD_ROOT / "runtime"
-    folder = cache.writable_or_private(shared, shared / name / f"{name}.so") / name
+    folder = cache.writable_or_private(shared, shared / name / BUILT) / name
     flags = sys.getdlopenflags()
     sys.setdlopenflags(flags | os.RTLD_GLOBAL)
     try:
-        module = loaded(folder / f"{name}.so", name, True)
+        module = finished_build(folder, name, True)
         if module is None:
             with compiler_env(), warnings.catch_warnings(), exclusive(folder):
                 warnings.simplefilter("ignore")
-                module = loaded(folder / f"{name}.so", name, True) or _build_runtime(folder, name, base)
+                module = finished_build(folder, name, True) or _build_runtime(folder, name, base)
     finally:
         sys.setdlopenflags(flags)
     _runtime[tuple(base)] = module
@@ -216,9 +217,11 @@ def _build_runtime(folder: Path, name: str, base: list[str]):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "lock").unlink(missing_ok=True)  # torch's, left by a build that was killed (module_of)
     *ours, rocm = header_dirs()
-    return compile_with(prelude_pch(base, []), lambda pch_flags: torch_load(
+    module = compile_with(prelude_pch(base, []), lambda pch_flags: torch_load(
         name=name, sources=[str(RUNTIME_SOURCE)], extra_cflags=base + pch_flags, extra_include_paths=[*map(str, ours), str(rocm)],
         build_directory=str(folder), verbose=False, with_cuda=False))
+    (folder / BUILT).touch()
+    return module
 
 
 def prepare() -> None:
@@ -278,10 +281,12 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
             # torch wait for it forever.
             with exclusive(build_dir):
                 (build_dir / "lock").unlink(missing_ok=True)
-                return torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
-                                  extra_ldflags=ldflags, extra_include_paths=includes,
-                                  build_directory=str(build_dir), verbose=False, with_cuda=False,
-                                  is_python_module=call.is_python_module)
+                module = torch_load(name=f"{name}_{digest}", sources=[str(f) for f in files], extra_cflags=cflags,
+                                    extra_ldflags=ldflags, extra_include_paths=includes,
+                                    build_directory=str(build_dir), verbose=False, with_cuda=False,
+                                    is_python_module=call.is_python_module)
+                (build_dir / BUILT).touch()
+                return module
         try:
             # NOTE: the prelude only when something compiles: a cached module needs none
             return compile_with(prelude_pch(base, user_flags), lambda pch_flags: torch_build(flags + relative + pch_flags))
@@ -308,10 +313,11 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
 
 
 def finished_build(build_dir: Path, module_name: str, is_python_module: bool):
-    """The module of a finished build in a folder this process may not write (a stage's sandbox
-    keeps the build caches read-only, eval/sandbox.py), loaded directly: torch's load would take
-    a lock file there first. None when the folder is writable or holds no finished build."""
-    if os.access(build_dir, os.W_OK):
+    """The module of a finished build, loaded directly: torch's load would run the build tool
+    again (whose files name the clone that built the module first) and take a lock file in the
+    folder, which a stage's sandbox keeps read-only (eval/sandbox.py). None when the folder holds
+    no finished build."""
+    if not (build_dir / BUILT).exists() and os.access(build_dir, os.W_OK):
         return None
     return loaded(build_dir / f"{module_name}.so", module_name, is_python_module)
 
