@@ -35,6 +35,8 @@ TYPES_DIR = INCLUDE_DIR / "types"
 STANDIN_DIR = INCLUDE_DIR / "standins"
 # The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
 TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
+# torch's umbrella headers as device code reaches them: the gfx942 device compile only (toolchain/hipcc.py).
+DEVICE_TORCH_DIR = INCLUDE_DIR / "torch_device"
 
 # What a stand-in of each listed library brings in, and the library's name in its comment.
 ENTRY_POINTS = {

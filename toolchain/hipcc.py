@@ -6,22 +6,32 @@ given) and two inlining options. We reproduce that device compile (and only it) 
 clang++-19 --cuda-device-only -S, against the real headers of the installed torch wheel; only
 what a ROCm build of torch alone ships (ATen/hip, c10/hip, rocThrust's complex) and libraries
 this machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt) come from toolchain/include.
+
+A device compile reads torch's umbrella headers (torch/types.h, torch/extension.h,
+ATen/ATen.h) as toolchain/include/torch_device declares them: the parts of torch a kernel's
+source reaches, not all of torch, whose parsing is most of a device compile. `compile_device`
+falls back to all of torch's headers when a text needs them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
+import re
 import shutil
 import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import toolchain
 from toolchain import headers
 from toolchain.load_call import LoadInlineCall
 from toolchain.flags import device_flags
-from toolchain.headers import INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR
+from toolchain.cpp_text import mask_comments_and_strings
+from toolchain.headers import DEVICE_TORCH_DIR, INCLUDE_DIR, STANDIN_DIR, TORCH_HIP_DIR, TYPES_DIR
 
 CLANG = "clang++-19"
 
@@ -40,6 +50,15 @@ TORCH_HIP_FLAGS = (
 )
 # The -std torch's cpp_extension puts before a ROCm build's arch flags (torch >= 2.10).
 TORCH_STD = "-std=c++20"
+# Searched first by a device compile: torch's umbrella headers as device code reaches them.
+DEVICE_TORCH_FLAGS = ("-isystem", str(DEVICE_TORCH_DIR))
+# Texts whose device compile reads all of torch's headers straight away, and why.
+ALL_OF_TORCH = (
+    (re.compile(r"\busing\s+namespace\s+(::\s*)?(torch|at|c10)\b"),
+     "it opens a torch namespace, so its unqualified names see all of torch's overloads"),
+    (re.compile(r"\bPYBIND11_MODULE\b|\bpybind11\s*::|\bpy\s*::"), "it binds Python itself (pybind11)"),
+)
+T = TypeVar("T")
 
 
 class ToolchainMissing(RuntimeError):
@@ -74,9 +93,11 @@ def device_lib_dir() -> Path:
     return DEVICE_LIB_CACHE
 
 
-def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | None = None) -> list[str]:
+def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | None = None,
+                           torch_flags: Sequence[str] = DEVICE_TORCH_FLAGS) -> list[str]:
     """The exact clang command for one HIP translation unit, device side only: a kernel file
-    with the leaderboard's flags, or a submission with the flags its load_inline call makes."""
+    with the leaderboard's flags, or a submission with the flags its load_inline call makes.
+    `torch_flags` () reads all of torch's headers (compile_device)."""
     if shutil.which(CLANG) is None:
         raise ToolchainMissing(f"{CLANG} not found: apt-get install clang-19 lld-19")
     user = load_inline_flags(call) if call else list(toolchain.LEADERBOARD_HIP_FLAGS)
@@ -86,17 +107,49 @@ def device_compile_command(source: Path, asm_out: Path, call: LoadInlineCall | N
         *user,
         *([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:],
         *([] if call else TORCH_HIP_FLAGS),
+        cuid(source.read_text()),
         f"--rocm-device-lib-path={device_lib_dir()}",
         # Searched before the system HIP 5.2 headers: HIP 6.3's additions to them, the fp8/bf16
         # types they lack, the library stand-ins, the ROCm-only torch headers; then the installed
         # torch's own headers.
-        *[arg for folder in header_dirs() for arg in ("-isystem", str(folder))],
+        *torch_flags, *[arg for folder in header_dirs() for arg in ("-isystem", str(folder))],
         # Our clang 19 is newer than the runner's: it warns where that one does not, which a
         # submission's -Werror would turn into errors.
         "-Wno-unused-command-line-argument", "-Wno-deprecated-ofast",
         "-MD", "-MF", str(asm_out.with_suffix(".d")),
         str(source), "-o", str(asm_out),
     ]
+
+
+def cuid(text: str) -> str:
+    """The compilation unit's id clang names a symbol of the code object after: from the text,
+    so a code object never depends on the folders, include flags or output names of its build
+    (clang's own default hashes the command line)."""
+    return "-cuid=" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def all_of_torch(text: str) -> str:
+    """Why the device compile of `text` reads all of torch's headers from the start ("" when
+    torch_device's serve)."""
+    code = mask_comments_and_strings(text)
+    return next((why for pattern, why in ALL_OF_TORCH if pattern.search(code)), "")
+
+
+def compile_device(text: str, attempt: Callable[[tuple[str, ...]], T], refused: type[Exception],
+                   progress: Callable[[str], None]) -> T:
+    """`attempt(torch_flags)`: the device compile of `text` with torch_device's headers, or with
+    all of torch's (torch_flags ()) when the text needs them or the compiler refuses it with
+    torch_device's; `progress` is told why. A text all of torch's headers refuse is refused
+    as the runner refuses it: the error is theirs."""
+    why = all_of_torch(text)
+    if not why:
+        try:
+            return attempt(DEVICE_TORCH_FLAGS)
+        except refused as error:
+            first = next((line.strip() for line in str(error).splitlines() if "error:" in line), "")
+            why = "with toolchain/include/torch_device's the compiler refused it" + (f" ({first})" if first else "")
+    progress(f"device code compiled against all of torch's headers: {why}")
+    return attempt(())
 
 
 def header_dirs() -> list[Path]:

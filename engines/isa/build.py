@@ -42,8 +42,8 @@ from toolchain.cpp_text import host_view
 from toolchain.headers import INCLUDE_DIR, TORCH_HIP_DIR
 from toolchain.lock import exclusive
 from toolchain.pch import compile_with, precompiled
-from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, device_lib_dir, header_dirs,
-                             load_inline_flags)
+from toolchain.hipcc import (CLANG, HIPCC_DEFAULT_FLAGS, ToolchainMissing, compile_device, cuid, device_lib_dir,
+                             header_dirs, load_inline_flags)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
@@ -217,31 +217,46 @@ def extension(call: LoadInlineCall, origin: Path | None = None) -> Extension:
     hip_flags = load_inline_flags(call)
     optimised = any(flag.startswith("-O") for flag in hip_flags)
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
+    hip_flags += [cuid(hip_text)] if hip_text is not None else []
     return Extension(call.name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, list(call.extra_ldflags),
                      Path(call.build_directory) if call.build_directory else None, call.verbose)
 
 
 def _compile_hip(ext: Extension, build_dir: Path) -> None:
     (build_dir / "hip.hip").write_text(ext.hip)
-    try:
-        device_libs = [f"--rocm-device-lib-path={device_lib_dir()}"]
-    except ToolchainMissing as exc:
-        raise IsaBuildError(str(exc)) from exc
-    hip = [CLANG, "-x", "hip", *ext.hip_flags, *device_libs, "-Wno-unused-command-line-argument"]
-    code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
     started = time.monotonic()
     if ext.device_code is not None:
         progress(f"{ext.name}: device code from another compiler (engines/isa/device_code.py), not compiled here")
+        code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
         code_object.write_bytes(ext.device_code)
     else:
         progress(f"compiling {ext.name} for {toolchain.ROCM_ARCH} (device code) ...")
-        run("the device compile", [*hip, *DEVICE_DEBUG_FLAGS, "--cuda-device-only", "--no-gpu-bundle-output", "-c",
-                                   "hip.hip", "-o", code_object.name], build_dir, ext.verbose)
+        code_object = compile_device(ext.hip, lambda torch_flags: device_pass(ext, build_dir, torch_flags),
+                                     CompileError, lambda note: progress(f"{ext.name}: {note}"))
     (build_dir / "hip.hipfb").write_bytes(bundle.write_bundle({toolchain.ROCM_ARCH: code_object.read_bytes()}))
     progress(f"compiling {ext.name} (host code) ...")
-    run("the host compile", [*hip, "--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", "hip.hipfb",
-                             "-c", "hip.hip", "-o", "hip.o"], build_dir, ext.verbose)
+    run("the host compile", [CLANG, "-x", "hip", *_hip_flags(ext), "--cuda-host-only", "-Xclang",
+                             "-fcuda-include-gpubinary", "-Xclang", "hip.hipfb", "-c", "hip.hip", "-o", "hip.o"],
+        build_dir, ext.verbose)
     progress(f"compiled {ext.name}'s HIP source in {time.monotonic() - started:.0f} s")
+
+
+def device_pass(ext: Extension, build_dir: Path, torch_flags: tuple[str, ...]) -> Path:
+    """build_dir/hip.hip compiled to its gfx942 code object, `torch_flags` searched first (torch's
+    umbrella headers as toolchain/include/torch_device declares them, or () for all of torch's)."""
+    code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
+    run("the device compile", [CLANG, "-x", "hip", *torch_flags, *_hip_flags(ext), *DEVICE_DEBUG_FLAGS,
+                               "--cuda-device-only", "--no-gpu-bundle-output", "-c", "hip.hip", "-o", code_object.name],
+        build_dir, ext.verbose)
+    return code_object
+
+
+def _hip_flags(ext: Extension) -> list[str]:
+    try:
+        device_libs = f"--rocm-device-lib-path={device_lib_dir()}"
+    except ToolchainMissing as exc:
+        raise IsaBuildError(str(exc)) from exc
+    return [*ext.hip_flags, device_libs, "-Wno-unused-command-line-argument"]
 
 
 def build(ext: Extension, runtime: Path) -> tuple[Path, str]:

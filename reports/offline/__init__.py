@@ -28,7 +28,7 @@ from reports.offline import asm
 from kernels import instances
 from toolchain import REPO_ROOT, diagnostics
 from toolchain.headers import STANDIN_DIR
-from toolchain.hipcc import device_compile_command
+from toolchain.hipcc import compile_device, device_compile_command
 from toolchain.source import SourceError, TranslationUnit, carries_hip, translation_units
 
 FAILURE_LOGS = REPO_ROOT / "eval" / "reports" / "failures"
@@ -65,6 +65,7 @@ class KernelReport:
     loop_mix: Counter = field(default_factory=Counter)
     hipified_by: str = ""  # the hipify pass the source went through, "" for a .hip compiled as is
     standins: str = ""     # stand-in libraries compiled instead of the real ones, e.g. "rocwmma, hipcub"
+    all_of_torch: str = ""  # that the compile read all of torch's headers and why, "" when torch_device's served
 
     def count(self, prefix: str) -> int:
         return sum(n for kind, n in self.loop_mix.items() if kind.startswith(prefix))
@@ -96,8 +97,9 @@ def compile_to_asm(path: Path, keep_dir: Path | None = None) -> str:
     return "\n".join(_compile(unit, keep_dir)[0] for unit in translation_units(path, instances.translation_unit))
 
 
-def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[str]]:
-    """(assembly, stand-in libraries it included). keep_dir also keeps the text compiled for a
+def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[str], str]:
+    """(assembly, stand-in libraries it included, that it read all of torch's headers and why: ""
+    when toolchain/include/torch_device's served). keep_dir also keeps the text compiled for a
     submission (`<stem>.hip`, hipified). clang runs in the output folder, so flags that write
     files of their own write them there."""
     path = unit.origin
@@ -110,18 +112,28 @@ def _compile(unit: TranslationUnit, keep_dir: Path | None) -> tuple[str, list[st
             source = out_dir / (stem + ".hip")
             source.write_text(unit.text)
         asm_path = out_dir / (stem + ".s")
-        command = device_compile_command(source, asm_path, unit.call)
-        result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
-        if result.returncode != 0:
-            hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
-            first = diagnostics.first_error(result.stderr)
-            if first:  # the first error at the user's line, its notes; the whole output in a log of its own
-                log = diagnostics.write_log(FAILURE_LOGS / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.log", result.stderr)
-                detail = "\n".join([first, *_first_notes(result.stderr), f"full compiler output: {log}"])
-            else:
-                detail = result.stderr.strip()
-            raise CompileError(f"{path}: gfx942 compile failed{hipified}\n{detail}" + _standin_hint(result.stderr))
-        return asm_path.read_text(), _standins(asm_path.with_suffix(".d"))
+        all_of_torch = []
+
+        def attempt(torch_flags):
+            command = device_compile_command(source, asm_path, unit.call, torch_flags)
+            result = subprocess.run(command, capture_output=True, text=True, cwd=out_dir)
+            if result.returncode != 0 and torch_flags:  # compiled again against all of torch's headers
+                raise CompileError(diagnostics.first_error(result.stderr) or "")
+            if result.returncode != 0:
+                raise _compile_error(unit, stem, result.stderr)
+        compile_device(source.read_text(), attempt, CompileError, all_of_torch.append)
+        return asm_path.read_text(), _standins(asm_path.with_suffix(".d")), "".join(all_of_torch)
+
+
+def _compile_error(unit: TranslationUnit, stem: str, stderr: str) -> CompileError:
+    hipified = f" (after {unit.hipified_by} as on the ROCm runner)" if unit.hipified_by else ""
+    first = diagnostics.first_error(stderr)
+    if first:  # the first error at the user's line, its notes; the whole output in a log of its own
+        log = diagnostics.write_log(FAILURE_LOGS / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.log", stderr)
+        detail = "\n".join([first, *_first_notes(stderr), f"full compiler output: {log}"])
+    else:
+        detail = stderr.strip()
+    return CompileError(f"{unit.origin}: gfx942 compile failed{hipified}\n{detail}" + _standin_hint(stderr))
 
 
 def _first_notes(stderr: str, most: int = 3) -> list[str]:
@@ -157,14 +169,16 @@ def _standins(depfile: Path) -> list[str]:
 def report(path: Path | str, keep_dir: Path | None = None) -> list[KernelReport]:
     kernels = []
     for unit in translation_units(Path(path), instances.translation_unit):
-        text, standins = _compile(unit, keep_dir)
+        text, standins, all_of_torch = _compile(unit, keep_dir)
         parsed = asm.parse(text)
         names = demangle([kernel.symbol for kernel in parsed])
-        kernels += [_kernel_report(unit, kernel, short_name(name), standins) for kernel, name in zip(parsed, names)]
+        kernels += [_kernel_report(unit, kernel, short_name(name), standins, all_of_torch)
+                    for kernel, name in zip(parsed, names)]
     return kernels
 
 
-def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, standins: list[str]) -> KernelReport:
+def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, standins: list[str],
+                   all_of_torch: str) -> KernelReport:
     meta, info = kernel.metadata, kernel.info
     required = meta.get(".reqd_workgroup_size")
     workgroup_size = required[0] * required[1] * required[2] if required else meta[".max_flat_workgroup_size"]
@@ -190,4 +204,5 @@ def _kernel_report(unit: TranslationUnit, kernel: asm.AsmKernel, name: str, stan
         loop_mix=asm.instruction_mix(loop.instructions if loop else kernel.instructions),
         hipified_by=unit.hipified_by,
         standins=", ".join(standins),
+        all_of_torch=all_of_torch,
     )

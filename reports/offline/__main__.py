@@ -63,6 +63,9 @@ def _notes(kernels) -> str:
     hipified_by = {kernel.hipified_by for kernel in kernels} - {""}
     standins = {name for kernel in kernels for name in kernel.standins.split(", ") if name}
     note = f", hipified as load_inline does on ROCm ({', '.join(sorted(hipified_by))})" if hipified_by else ""
+    all_of_torch = {kernel.all_of_torch for kernel in kernels} - {""}
+    if all_of_torch:
+        note += f"; {'; '.join(sorted(all_of_torch))}"
     if standins:
         note += (f"; compiled against our stand-in headers for {', '.join(sorted(standins))}, not the real "
                  "libraries (toolchain/include/standins): their code generation may differ")

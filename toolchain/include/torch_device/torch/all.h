@@ -1,0 +1,4 @@
+// torch_device stand-in for <torch/all.h> in a device compile; see ../README.md.
+#pragma once
+
+#include <torch/types.h>
