@@ -3,7 +3,7 @@ every clone of the repository and every run.
 
     from machine import cache
     cache.ROOT / "engines" / "source"       # what every build shares (runtimes, PCHs, headers)
-    cache.entries()                          # the modules this process builds
+    cache.entries(Path("submission.py"))     # the modules that file's load_inline calls build
 
 `${AMD_FP8_MM_CACHE}` when set, else `${XDG_CACHE_HOME:-~/.cache}/amd-fp8-mm` (scripts/setup.sh
 keeps its stamp there too). It sits in the lowest layer, beside the machine's facts, because the
@@ -19,7 +19,8 @@ Two kinds of entries:
     space of its submission file (named by a digest of the file's bytes); a sandboxed stage
     (eval/sandbox.py) sees only that space and writes it only in the build pass, and the shared
     entries are read-only there, so what a submission plants can reach no other submission's
-    verdict. Every other build (tests, tools) is in the local space.
+    verdict. A build outside a stage (tests, tools) goes to the space of the file that made the
+    load_inline call, so it is found again by that file's runs, or to the local space.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from pathlib import Path
 ENVIRONMENT = "AMD_FP8_MM_CACHE"
 # Set by the harness for a stage: the space every build of that stage uses.
 SPACE_ENVIRONMENT = "AMD_FP8_MM_SPACE"
-LOCAL_SPACE = "local"  # builds made outside a stage (tests, tools)
+LOCAL_SPACE = "local"  # builds made outside a stage by no file
 
 
 def _root() -> Path:
@@ -49,10 +50,17 @@ def space_of(submission: Path) -> str:
     return hashlib.sha256(Path(submission).read_bytes()).hexdigest()[:16]
 
 
-def entries() -> Path:
-    """The folder of this process's module builds: the stage's space when the harness set one,
-    else the local space (every build outside a stage, tests and tools, shares it)."""
-    return ENTRIES / (os.environ.get(SPACE_ENVIRONMENT) or LOCAL_SPACE)
+def entries(origin: Path | None = None) -> Path:
+    """The folder of a module build: the stage's space when the harness set one, else the space
+    of `origin` (the file whose load_inline call builds it: a test or a tool building a submission
+    file shares the builds of that file's runs), else the local space."""
+    space = os.environ.get(SPACE_ENVIRONMENT)
+    if not space and origin is not None:
+        try:
+            space = space_of(origin)
+        except OSError:
+            pass
+    return ENTRIES / (space or LOCAL_SPACE)
 
 
 def writable_or_private(shared: Path, needed: Path | None = None) -> Path:

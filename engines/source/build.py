@@ -258,7 +258,7 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
         digest = hashlib.sha256("\0".join([*keyed, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
-        build_dir = cache.entries() / "engines" / "source" / f"{name}_{digest}"
+        build_dir = cache.entries(origin) / "engines" / "source" / f"{name}_{digest}"
         cached = finished_build(build_dir, f"{name}_{digest}", call.is_python_module)
         if cached is not None:
             return cached
