@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import toolchain
+from machine import cache
 from toolchain import headers
 from toolchain.load_call import LoadInlineCall
 from toolchain.flags import device_flags
@@ -37,7 +38,7 @@ CLANG = "clang++-19"
 
 # Debian's rocm-device-libs (5.2.3) ships ocml/ockl bitcode but no gfx942 ISA-version file.
 SYSTEM_DEVICE_LIBS = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
-DEVICE_LIB_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "amd-fp8-mm" / "gfx942-bitcode"
+DEVICE_LIB_CACHE = cache.ROOT / "gfx942-bitcode"
 
 # What hipcc (ROCm 6.x hipBin_amd.h) adds to a HIP compile that names no -O level.
 HIPCC_DEFAULT_FLAGS = ("-O3", "-mllvm", "-amdgpu-early-inline-all=true", "-mllvm", "-amdgpu-function-calls=false")
