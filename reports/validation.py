@@ -217,8 +217,21 @@ def predict_ck_row(text: str, m: int, n: int, k: int, settings: dict) -> tuple[f
     return prediction.kernel_us, max(int(launch["scratch_bytes_per_lane"]) for launch in prediction.kernels)
 
 
-def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, tuple[float, int] | Failed]:
-    """(predicted us, scratch bytes per lane) or Failed per row index; rows of one instance run one after another, so each
+def check_ck_row(text: str, m: int, n: int, k: int) -> float:
+    """One aiter row run in full on the ISA engine: the largest difference from the float
+    reference, relative to the reference's largest magnitude."""
+    from reports.ck_blockscale import inputs, reference
+
+    data = inputs(m, n, k)
+    out = _kernel(text)(data).float()
+    expected = reference(*data[:4]).float()
+    return float((out - expected).abs().max() / expected.abs().max())
+
+
+def run_ck(aiter_rows: list, found: dict, settings: dict, check: bool = False
+           ) -> dict[int, tuple[float, int] | float | Failed]:
+    """(predicted us, scratch bytes per lane), or with `check` the error against the reference,
+    or Failed per row index; rows of one instance run one after another, so each
     instance is built once."""
     from reports.ck_blockscale import submission_text
 
@@ -230,8 +243,10 @@ def run_ck(aiter_rows: list, found: dict, settings: dict) -> dict[int, tuple[flo
             results[index] = Failed(f"{row.kernel} is not among aiter's instances (gemm_a8w8_blockscale_common.py)")
             continue
         text = submission_text(inst, inst.padded(row.m, row.n, row.k))
-        work.append((index, parallel.task(predict_ck_row).remote(text, row.m, row.n, row.k, settings)))
-    bar = parallel.progress_bar(len(work), "row", "CK predictions")
+        task = parallel.task(check_ck_row).remote(text, row.m, row.n, row.k) if check else \
+            parallel.task(predict_ck_row).remote(text, row.m, row.n, row.k, settings)
+        work.append((index, task))
+    bar = parallel.progress_bar(len(work), "row", "CK checks" if check else "CK predictions")
     try:
         for position, value in parallel.finished([ref for _, ref in work]):
             results[work[position][0]] = value
@@ -330,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--aiter", type=Path, metavar="DIR", help="the unpacked amd-aiter 0.1.7.post2.dev18 wheel")
     parser.add_argument("--rows", nargs="+", type=int, metavar="INDEX",
                         help="with --aiter: indices into its 117 MI300X rows (default: all)")
+    parser.add_argument("--check", action="store_true",
+                        help="with --aiter: run the rows in full on the ISA engine and compare with a float "
+                             "reference instead of predicting them")
     parser.add_argument("--shapes", nargs="+", type=int, metavar="INDEX",
                         help="benchmark case indices (default: all 18; the score needs all)")
     parser.add_argument("--set", dest="overrides", action="append", type=setting_override, default=[], metavar="NAME=VALUE",
@@ -353,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = [benchmarks[i] for i in args.shapes] if args.shapes else benchmarks
     with parallel.session(args.address, args.cpus):
         results = run(submissions, cases, settings) if submissions else {}
+        if args.aiter and args.check:
+            return _print_checks(aiter_rows, run_ck(aiter_rows, found, settings, check=True))
         ck = ck_summary(aiter_rows, run_ck(aiter_rows, found, settings)) if args.aiter else None
     for sub in submissions:
         print(report(sub, results[sub.name]))
@@ -367,6 +387,20 @@ def main(argv: list[str] | None = None) -> int:
                        for (m, n, k), us in sorted(results[sub.name].items())]}
             for sub in submissions}, indent=1))
     return 0
+
+
+def _print_checks(aiter_rows: list, errors: dict) -> int:
+    """Each checked row's largest error relative to the reference's magnitude; exit status 1 when
+    one exceeds the leaderboard's tolerance scale (2%) or failed."""
+    worst = 0.0
+    print("aiter's CK blockscale GEMM run in full on the ISA engine against a float reference")
+    for index, row in enumerate(aiter_rows):
+        error = errors[index]
+        shown = f"failed: {error.reason.splitlines()[0][:150]}" if isinstance(error, Failed) else f"{error:.2e}"
+        worst = max(worst, float("inf") if isinstance(error, Failed) else error)
+        print(f"  {row.m:>5} {row.n:>5} {row.k:>5}  max |error| / max |reference| {shown}  "
+              f"{row.kernel.removeprefix('a8w8_blockscale_1x128x128_')}")
+    return 0 if worst <= 0.02 else 1
 
 
 def _aiter(folder: Path, indices: list[int] | None) -> tuple[list, dict]:
