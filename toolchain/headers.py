@@ -33,6 +33,8 @@ INCLUDE_DIR = HERE / "include"
 TYPES_DIR = INCLUDE_DIR / "types"
 # Libraries the machine cannot have (rocWMMA, hipCUB, CK, hipBLASLt): ours, see its README.
 STANDIN_DIR = INCLUDE_DIR / "standins"
+# Where the aiter wheel's CK differs from ROCm 6.3's in what a submission sees: our fixes, searched first.
+CK_SHIM_DIR = INCLUDE_DIR / "ck_shims"
 # The ROCm-only headers of torch (ATen/hip, c10/hip) that hipify leaves a submission including.
 TORCH_HIP_DIR = INCLUDE_DIR / "torch_hip"
 # torch's umbrella headers as device code reaches them: the gfx942 device compile only (toolchain/hipcc.py).
@@ -134,10 +136,11 @@ def standin_dir(flavour: str, real_dirs: list[Path]) -> Path:
 
 def library_dirs() -> list[Path]:
     """Real copies of ROCm libraries fetched for this machine, searched before our stand-ins:
-    Composable Kernel's headers once toolchain/ck.py has them."""
+    Composable Kernel's headers once toolchain/ck.py has them, after our few fixes to them."""
     from toolchain import ck
 
-    return [folder for folder in (ck.include_dir(),) if folder]
+    found = ck.include_dir()
+    return [CK_SHIM_DIR, found] if found else []
 
 
 def isa_real_dirs() -> list[Path]:
