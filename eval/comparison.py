@@ -225,5 +225,5 @@ def published_score_note(timed: list[pd.DataFrame]) -> str:
         return (f"published top score: {float(load()['published_top_score_us']):.3f} us "
                 f"(geomean of leaderboard-mode means over the {total} benchmark shapes, MI300X)")
     kept = sorted({len(common_shapes(table)) for table in timed if not covers_benchmarks(table)})
-    return (f"geomean over a subset ({' or '.join(map(str, kept))} of the {total} benchmark shapes, "
-            "or other shapes): not comparable with the published top score, a geomean over all of them")
+    return (f"geomean over {' or '.join(map(str, kept))} shapes, not the {total} benchmark shapes: "
+            f"not comparable with the published top score (a geomean over all {total})")
