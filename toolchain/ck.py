@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -21,12 +20,13 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from machine.cache import ROOT as CACHE_ROOT
+
 WHEEL = "amd-aiter==0.1.7.post2.dev18"
 WHEEL_FILE = "amd_aiter-0.1.7.post2.dev18-py3-none-any.whl"
 WHEEL_SHA256 = "fe139d74438217c35e87e3b961166bac8db2d381eadccb371da2e63615f05a31"
 # Where in the wheel CK's include folder is.
 CK_INCLUDE = "aiter_meta/3rdparty/composable_kernel/include/"
-CACHE_ROOT = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "amd-fp8-mm"
 CK_DIR = CACHE_ROOT / f"ck-aiter-{WHEEL_SHA256[:12]}"
 
 # config.h.in's #cmakedefine names that ROCm 6.3's CK build for gfx942 turns on (DTYPES unset:
