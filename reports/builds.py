@@ -1,6 +1,6 @@
 """Cold and warm build times on both engines and in the offline report (printed only).
 
-    python -m reports.builds                      # submission.py and tests/submissions/official_template.py
+    python -m reports.builds                      # submission.py and tests/submissions/zlib_base64.py
     python -m reports.builds FILE ... [--tools source,isa,offline] [--markdown]
 
 Each file is built three times by each tool, each time in a fresh Python process, in build
@@ -36,7 +36,7 @@ from pathlib import Path
 from machine import cache
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = [ROOT / "submission.py", ROOT / "tests" / "submissions" / "official_template.py"]
+FILES = [ROOT / "submission.py", ROOT / "tests" / "submissions" / "zlib_base64.py"]
 TOOLS = ("source", "isa", "offline")
 RUNS = ("cold", "new", "warm")
 COMPILERS = ("clang++-19", "clang-19", "clang++")
@@ -132,7 +132,7 @@ def table(rows: list[tuple[str, str, dict]], markdown: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reports.builds", description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="submission files (default: submission.py and "
-                                                             "tests/submissions/official_template.py)")
+                                                             "tests/submissions/zlib_base64.py)")
     parser.add_argument("--tools", type=tools, default=list(TOOLS), metavar=",".join(TOOLS),
                         help="the tools to build with, comma-separated (default: all)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
