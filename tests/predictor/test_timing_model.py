@@ -607,6 +607,24 @@ def test_settled_workgroup_rounds_are_extrapolated_within_a_percent_of_simulatin
     assert sampled["cu_cycles"] == pytest.approx(exact["cu_cycles"], rel=0.01)
 
 
+def test_a_long_launch_settles_its_shares_on_an_eighth_of_it_within_a_percent_of_simulating_it():
+    # the naive example on benchmark shape 2: 8 workgroups on the busiest CU, 2.9M instructions, so
+    # every pass but the last is a settling pass; memory-latency-bound, its time follows the shares
+    # and loaded latencies the settling passes set
+    from pathlib import Path
+
+    from eval.device import detect
+    from eval.worker import load_submission
+    from reference.contract import cases
+    from reference.task import generate_input
+
+    kernel, _ = load_submission(Path(__file__).parents[2] / "examples/naive_hip_submission.py", detect("cpu"), "isa")
+    case = cases("benchmarks")[2]
+    data = generate_input(case.m, case.n, case.k, case.seed, device="cpu")
+    sampled, exact = sampled_and_exact(lambda: kernel(data))
+    assert sampled["cu_cycles"] == pytest.approx(exact["cu_cycles"], rel=0.01)
+
+
 def test_a_launch_on_the_same_input_is_timed_once_within_a_pair_of_calls(module):
     from predictor import same_input_timed_once
 

@@ -112,8 +112,11 @@ struct PerInst {
 // the workgroups once it has finished kMinRounds - 1 rounds (the first of either a warm-up, left
 // out); iterations skipped at once are at least kMinSkip; a wave keeps its loop's last
 // kTailIterations simulated; a probe of a wave's remaining iterations runs at most kProbeSteps
-// instructions.
+// instructions. A settling pass (time_launch) runs kSettlingShare of the CU's instructions, when
+// that is at least kMinSettlingWindow (a shorter start is no sample of the launch's rates: the
+// prologue's loads, the first tiles).
 constexpr size_t kMinCheckpoints = 8, kMinRounds = 7;
+constexpr double kSettlingShare = 0.125, kMinSettlingWindow = 1 << 18;
 constexpr uint64_t kMinSkip = 8, kTailIterations = 2, kProbeSteps = uint64_t(1) << 26;
 constexpr uint64_t kNever = ~uint64_t(0);
 
@@ -130,6 +133,7 @@ struct GridReuse {
   std::vector<Served> per_allocation;  // by index into Launch::allocations
   Served scratch{1, 0, 0};             // spills: from the L2 they were written through (grid_reuse: as far as they fit)
   double footprint_bytes = 0;          // distinct bytes the grid touches in its allocations
+  double instructions = 0;             // the instructions workgroup 0's waves ran
   bool known = false;                  // allocations were noted (else: first touch everywhere)
 };
 
@@ -158,6 +162,7 @@ GridReuse grid_reuse(const Launch& L, const Hardware& hw, uint64_t workgroups, d
   for (auto& w : waves) w->log = &log;
   try {
     run_started_workgroup(g, waves, L);
+    for (const auto& w : waves) r.instructions += double(w->instructions);
   } catch (const Fault&) {
     // Workgroup 0 alone cannot finish (it waits for others): no reuse known. The timed run
     // below says why, if it cannot finish either.
@@ -211,6 +216,11 @@ class CuModel {
   // Runs `ids` on one CU, at most `resident` workgroups at a time; returns its cycles.
   double run(const std::vector<uint64_t>& ids, uint32_t resident, const Shares& shares, const Latencies& latencies);
   double pass_share = 1, pass_start = 0;  // of the launch's timing: this run's part, and where it starts
+  // A settling pass (time_launch) only sets the next pass's shares, latencies and clock, which
+  // follow from rates (bytes and busy cycles a cycle): it stops once the CU has issued
+  // `settling` instructions and scales its cycles and counts by the CU's instructions (its
+  // workgroups times workgroup 0's, grid_reuse) over those issued. 0: the whole run.
+  double settling = 0;
 
   double l2_bytes = 0, l2_hit_bytes = 0, mall_bytes = 0;  // the CU's L1 misses and where they were served
   std::unordered_set<uint64_t> lines_touched;  // 128-byte lines, when no allocation is known
@@ -230,6 +240,12 @@ class CuModel {
     double vmem_backlog = 0, store_backlog = 0;  // how far the CU's memory and write paths are booked ahead
   };
   Counters counters(double now) const;
+  double issued() const {
+    double n = 0;
+    for (const PerInst& p : per_inst) n += double(p.issued);
+    return n;
+  }
+  double extrapolate(double times, double cycles);
   void add_per_iteration(const Counters& first, const Counters& last, double iterations, double times);
 
   const Launch& L_;
@@ -661,6 +677,18 @@ void CuModel::skip_steps(const std::vector<Checkpoint>& kept, double cycles, uin
   add_per_iteration(kept[1].counters, kept.back().counters, double(kept.size() - 2), double(steps));
 }
 
+// A settling pass stopped: the whole run's cycles and counts, `times` those so far.
+double CuModel::extrapolate(double times, double cycles) {
+  for (double* x : {&l2_bytes, &l2_hit_bytes, &mall_bytes, &lds_busy, &vmem_busy, &skipped_cycles}) *x *= times;
+  for (int s = 0; s < kSimds; ++s) {
+    mfma_busy[size_t(s)] *= times;
+    valu_busy[size_t(s)] *= times;
+    idle[size_t(s)] *= times;
+  }
+  for (double& x : stalls) x *= times;
+  return cycles * times;
+}
+
 CuModel::Counters CuModel::counters(double now) const {
   return Counters{l2_bytes, l2_hit_bytes, mall_bytes, lds_busy,         vmem_busy,         mfma_busy,
                   valu_busy, idle,       stalls,     per_inst, vmem_free_ - now, store_free_ - now};
@@ -820,8 +848,14 @@ double CuModel::run(const std::vector<uint64_t>& ids, uint32_t resident, const S
                   " cycles; a kernel that waits for other workgroups (a spin lock, stream-K) cannot be timed "
                   "on one CU");
     const int simd = int(int64_t(now) % kSimds);  // NOTE: `now` is always a whole cycle
-    if ((int64_t(now) & 4095) == 0)
+    if ((int64_t(now) & 4095) == 0) {
       timing_progress(pass_start + pass_share * double(next_id - groups_.size() + finished_in_slots()) / double(ids.size()));
+      if (settling > 0 && issued() >= settling) {
+        for (auto& w : waves_) if (w.w) w.w->log = nullptr;
+        log_.undo();
+        return extrapolate(reuse_.instructions * double(ids.size()) / issued(), now + skipped_cycles);
+      }
+    }
     if (simd == 0) progressed = false;
     std::array<bool, P_COUNT> used{};
     bool simd_live = false, issued = false;
@@ -980,7 +1014,12 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
   // the grid saturates keeps the fair share). The clock and the shares settle together (a lower
   // clock moves more bytes a cycle, fewer cycles raise the activity), and so do the levels'
   // loaded latencies: passes repeat until no share or latency moves by 1%, at most kMaxPasses.
+  // Sampled, a long launch's passes but the last are settling passes (CuModel::settling: they run
+  // a share of the CU's instructions); once the shares settle on one, a last full pass runs with
+  // them.
   constexpr int kMaxPasses = 4;
+  const bool sampled = hw.steady_state_tolerance > 0 && reuse.known;
+  bool final_pass = false;
   std::optional<CuModel> timed;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     if (pass > 0) {
@@ -999,10 +1038,14 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
       const auto settled = [](double now, double before) { return std::abs(now - before) <= 0.01 * before; };
       if (settled(shares.l2, last.l2) && settled(shares.mall, last.mall) && settled(shares.hbm, last.hbm) &&
           settled(shares.store, last.store) && settled(latencies.l2, before.l2) &&
-          settled(latencies.mall, before.mall) && settled(latencies.hbm, before.hbm))
-        break;
+          settled(latencies.mall, before.mall) && settled(latencies.hbm, before.hbm)) {
+        if (timed->settling == 0) break;
+        final_pass = true;
+      }
     }
     CuModel& cu = timed.emplace(L, hw, reuse);
+    const double window = kSettlingShare * reuse.instructions * double(ids.size());
+    if (sampled && !final_pass && pass < kMaxPasses - 1 && window >= kMinSettlingWindow) cu.settling = window;
     cu.pass_start = double(pass) / kMaxPasses;  // most launches settle sooner: the bar then jumps to its end
     cu.pass_share = 1.0 / kMaxPasses;
     t.cu_cycles = cu.run(ids, resident, shares, latencies);
@@ -1022,6 +1065,7 @@ KernelTiming time_launch(const Launch& L, const Hardware& hw) {
       t.idle += cu.idle[size_t(s)] / kSimds;
     }
     at_clock(t, hw, power_capped_clock_ghz(t, hw, active_cus));
+    if (final_pass) break;
   }
   const CuModel& cu = *timed;
   t.sampled_share = t.cu_cycles > 0 ? cu.skipped_cycles / t.cu_cycles : 0;
