@@ -60,10 +60,11 @@ def test_gpu_queries_at_import_do_not_stop_the_import():
     assert kernel.name == "persistent_kernel"
 
 
-def test_every_load_inline_option_reaches_the_compile_as_on_rocm():
+def test_every_load_inline_option_reaches_the_compile_as_on_rocm(tmp_path):
     path = STYLES / "flags_submission.py"
     (unit,) = translation_units(path)
-    command = device_compile_command(Path("x.hip"), Path("x.s"), unit.call)
+    (tmp_path / "x.hip").write_text(unit.text)
+    command = device_compile_command(tmp_path / "x.hip", tmp_path / "x.s", unit.call)
     assert f"-I{STYLES / 'include'}" in command, "relative extra_include_paths are made absolute"
     assert "-Ofast" in command and "-O3" not in command, "a user -O level replaces hipcc's default -O3"
     assert "-Werror" in command and "-DTORCH_EXTENSION_NAME=flags_style" in command
