@@ -23,6 +23,11 @@ _INCLUDED_FROM = re.compile(r"^In file included from (?P<file>[^:]+):(?P<line>\d
 _INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name specifier")
 
 
+# The clone's folder as the ISA engine's device line tables name it (engines/isa/build.py maps it
+# there), so a build made in one clone is the same build in every other.
+DEBUG_REPO_ROOT = "/amd-fp8-mm"
+
+
 def system_prefixes() -> tuple[str, ...]:
     """Folders whose files are never the submission's: the system's (the C++ library, HIP,
     ROCm, Python's packages such as torch) and the headers of our toolchain and engines. The
@@ -30,7 +35,7 @@ def system_prefixes() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     ours = [INCLUDE_DIR, REPO_ROOT / "engines" / "source" / "include", GENERATED_ROOT]
     return ("/usr/", "/opt/rocm", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")},
-            *map(str, ours))
+            *map(str, ours), f"{DEBUG_REPO_ROOT}/{INCLUDE_DIR.relative_to(REPO_ROOT)}")
 
 
 def is_user_file(path: str) -> bool:

@@ -59,6 +59,11 @@ RUNTIME_FLAGS = ("-O3", "-std=c++20", "-fPIC", "-g1", "-D__HIP_PLATFORM_AMD__=1"
 # parameters' names in the metadata, so a diagnostic can name the tensor; neither changes the code
 # (a build cached without the names gives "kernel argument <n>" instead).
 DEVICE_DEBUG_FLAGS = ("-gline-tables-only", "-fhip-kernel-arg-name")
+# Stands for the clone's folder in keys and, for our headers, in the device line tables (where
+# toolchain.diagnostics.system_prefixes finds them): every clone gets one key. The calling file's
+# folder is left out of the key only: a build reused from another folder names that folder's copy
+# of the same file in a fault's line.
+KEYED_REPO = diagnostics.DEBUG_REPO_ROOT
 IMPLICIT_HEADER = "#include <torch/extension.h>\n"  # load_inline's first line of main.cpp
 
 
@@ -74,14 +79,20 @@ class Extension:
     build_directory: Path | None = None
     verbose: bool = False
     device_code: bytes | None = None  # a code object from another compiler, in place of the device compile
+    folder: str = ""  # the calling file's folder, with its "/": #line directives name the file under it
 
     def digest(self) -> str:
-        """The compiled objects' key: everything but the runtime they are linked with."""
-        parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *self.hip_flags, "\0",
+        """The compiled objects' key: everything but the runtime they are linked with, with no
+        path of the clone or of the calling file's folder in it (a second clone finds the first
+        one's build; -cuid is a digest of the text, whose #line paths differ from clone to clone)."""
+        hip_flags = [flag for flag in self.hip_flags if not flag.startswith("-cuid=")]
+        parts = [str(CACHE_VERSION), self.main_cpp, self.hip or "", *self.cpp_flags, "\0", *hip_flags, "\0",
                  *self.ldflags, _headers_digest()]
         if self.device_code is not None:  # NOTE: appended only then, so clang-19's builds keep their keys
             parts.append(hashlib.sha256(self.device_code).hexdigest())
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+        keyed = "\0".join(parts)
+        keyed = keyed.replace(self.folder, "") if self.folder else keyed
+        return hashlib.sha256(keyed.replace(str(REPO_ROOT), KEYED_REPO).encode()).hexdigest()[:16]
 
 
 @functools.cache
@@ -121,9 +132,11 @@ class CompileError(IsaBuildError):
 
 
 def _tree_digest(paths: list[Path], flags: tuple[str, ...]) -> str:
+    """The files' names (relative to the clone for its own) and bytes, and the flags."""
     h = hashlib.sha256("\0".join(flags).encode())
     for path in paths:
-        h.update(str(path).encode() + b"\0" + path.read_bytes())
+        name = path.relative_to(REPO_ROOT) if path.is_relative_to(REPO_ROOT) else path
+        h.update(str(name).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -219,7 +232,8 @@ def extension(call: LoadInlineCall, origin: Path | None = None) -> Extension:
     hip_flags += [*([] if optimised else HIPCC_DEFAULT_FLAGS[:1]), *HIPCC_DEFAULT_FLAGS[1:], "-fPIC", *includes]
     hip_flags += [cuid(hip_text)] if hip_text is not None else []
     return Extension(call.name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, list(call.extra_ldflags),
-                     Path(call.build_directory) if call.build_directory else None, call.verbose)
+                     Path(call.build_directory) if call.build_directory else None, call.verbose,
+                     folder=f"{origin.resolve().parent}/" if origin is not None else "")
 
 
 def _compile_hip(ext: Extension, build_dir: Path) -> None:
@@ -246,6 +260,7 @@ def device_pass(ext: Extension, build_dir: Path, torch_flags: tuple[str, ...]) -
     umbrella headers as toolchain/include/torch_device declares them, or () for all of torch's)."""
     code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
     run("the device compile", [CLANG, "-x", "hip", *torch_flags, *_hip_flags(ext), *DEVICE_DEBUG_FLAGS,
+                               f"-fdebug-prefix-map={INCLUDE_DIR}={KEYED_REPO}/{INCLUDE_DIR.relative_to(REPO_ROOT)}",
                                "--cuda-device-only", "--no-gpu-bundle-output", "-c", "hip.hip", "-o", code_object.name],
         build_dir, ext.verbose)
     return code_object
