@@ -123,3 +123,29 @@ def test_sources_the_compiler_refused_are_refused_again_without_compiling(tmp_pa
             build(killed, tmp_path / "libisa_hip-unused.so")
         assert not isinstance(failure.value, isa_build.CompileError)
     assert not list((tmp_path / "killed").glob("refused-*"))
+
+
+def test_a_build_has_one_key_in_every_clone_and_folder(tmp_path, monkeypatch):
+    """The key holds no path of the clone (its include flags) or of the calling file's folder
+    (#line directives): a second clone, or a copy of the file elsewhere, finds the first one's build."""
+    from pathlib import Path
+
+    from engines.isa import build as isa_build
+
+    text = 'SOURCE = """\n__global__ void k(float* p) { p[0] = 1; }\n"""\n'
+    origins = [tmp_path / folder / "submission.py" for folder in ("a", "b")]
+    for origin in origins:
+        origin.parent.mkdir()
+        origin.write_text(text)
+    call = from_load_inline("probe", "", ["\n__global__ void k(float* p) { p[0] = 1; }\n"])
+    first, second = (extension(call, origin) for origin in origins)
+    assert str(origins[0].parent) in first.hip and first.digest() == second.digest()
+
+    clone = Path("/elsewhere/clone")
+    moved = isa_build.Extension(**{**vars(first), **{flags: [f.replace(str(isa_build.REPO_ROOT), str(clone))
+                                                             for f in getattr(first, flags)]
+                                                     for flags in ("cpp_flags", "hip_flags")}})
+    assert moved.cpp_flags != first.cpp_flags and moved.hip_flags != first.hip_flags
+    key = first.digest()
+    monkeypatch.setattr(isa_build, "REPO_ROOT", clone)
+    assert moved.digest() == key
