@@ -298,7 +298,7 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
             log = diagnostics.write_log(build_dir / "build.log", str(e))
             first = diagnostics.first_error(str(e))
             message = f"emulator build of '{name}' failed:\n{first or diagnostics.short(str(e).splitlines()[0])}" \
-                      f"\nfull compiler output: {log}"
+                      f"\nfull compiler output: {log}{unsupported_library_hint(call)}"
             if first:  # a compile error, not a build that was stopped: the same inputs fail again
                 partial = build_dir / f"{FAILED}.{os.getpid()}"
                 partial.write_text(message)
@@ -310,6 +310,19 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
         module = build(split=False)
     from engines.source.schedules import wrap_for_schedules
     return wrap_for_schedules(module, shared)
+
+
+CK_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]ck/', re.MULTILINE)
+
+
+def unsupported_library_hint(call: LoadInlineCall) -> str:
+    """What to do instead, for sources this engine cannot build: Composable Kernel overloads
+    functions on __host__ / __device__ alone, which a CPU build cannot tell apart
+    (toolchain/include/standins/README.md)."""
+    if any(CK_INCLUDE.search(s) for s in [*call.cpp_sources, *call.cuda_sources]):
+        return ("\nComposable Kernel (#include <ck/...>) builds for gfx942 only: run it on the ISA engine "
+                "(--engine isa)")
+    return ""
 
 
 def finished_build(build_dir: Path, module_name: str, is_python_module: bool):

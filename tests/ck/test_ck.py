@@ -58,3 +58,4 @@ def test_the_source_engine_stops_at_the_build_naming_ck():
     done = run_test_mode("source")
     assert done.returncode != 0 and "emulator build of 'ck_blockscale' failed" in done.stdout, done.stdout[-2000:]
     assert "device_gemm_multiple_d_xdl_cshuffle_v3_ab_scale.hpp' file not found" in done.stdout
+    assert "builds for gfx942 only: run it on the ISA engine (--engine isa)" in done.stdout
