@@ -64,6 +64,7 @@ DEVICE_DEBUG_FLAGS = ("-gline-tables-only", "-fhip-kernel-arg-name")
 # folder is left out of the key only: a build reused from another folder names that folder's copy
 # of the same file in a fault's line.
 KEYED_REPO = diagnostics.DEBUG_REPO_ROOT
+HEADERS_PREFIX_MAP = f"-fdebug-prefix-map={INCLUDE_DIR}={KEYED_REPO}/{INCLUDE_DIR.relative_to(REPO_ROOT)}"
 IMPLICIT_HEADER = "#include <torch/extension.h>\n"  # load_inline's first line of main.cpp
 
 
@@ -260,7 +261,7 @@ def device_pass(ext: Extension, build_dir: Path, torch_flags: tuple[str, ...]) -
     umbrella headers as toolchain/include/torch_device declares them, or () for all of torch's)."""
     code_object = build_dir / f"hip.{toolchain.ROCM_ARCH}.co"
     run("the device compile", [CLANG, "-x", "hip", *torch_flags, *_hip_flags(ext), *DEVICE_DEBUG_FLAGS,
-                               f"-fdebug-prefix-map={INCLUDE_DIR}={KEYED_REPO}/{INCLUDE_DIR.relative_to(REPO_ROOT)}",
+                               HEADERS_PREFIX_MAP,
                                "--cuda-device-only", "--no-gpu-bundle-output", "-c", "hip.hip", "-o", code_object.name],
         build_dir, ext.verbose)
     return code_object

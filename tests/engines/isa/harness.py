@@ -3,7 +3,8 @@ objects as the engine's runtime library compiles them (the core the engine runs)
 the repo's kernels for gfx942 into code objects (repo_kernels.hip) and launches them the way
 their launchers do, on CPU tensors.
 
-Used by test_core.py and bench.py; cached builds live in build/engines/isa_tests/.
+Used by test_core.py and bench.py; cached builds live in the machine's build cache
+(machine/cache.py), under tests/engines/isa/, keyed by content: every clone shares them.
 """
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from pathlib import Path
 import torch
 
 from engines.isa import core
+from machine import cache
 from toolchain.diagnostics import system_prefixes
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-CACHE = REPO / "build" / "engines" / "isa_tests"
+CACHE = cache.ROOT / "tests" / "engines" / "isa"
 VARIANT_INDEX = {"v0_naive": 0, "v1_lds_mfma": 1, "v2_swizzle_splitk": 2, "v3_twoblock_xcd": 3}
 
 
@@ -55,6 +57,7 @@ def build_library() -> Path:
 def compile_source(source: Path, defines: tuple[str, ...] = (), includes: tuple[Path, ...] = (),
                    flags: tuple[str, ...] = ()) -> Path:
     """A gfx942 code object of `source`, compiled as the runner compiles (toolchain.hipcc)."""
+    from engines.isa.build import HEADERS_PREFIX_MAP
     from toolchain import headers, hipcc
 
     deps = [source, *sorted((REPO / "kernels").rglob("*.hip")), *sorted((REPO / "kernels" / "common").glob("*.h")),
@@ -66,7 +69,8 @@ def compile_source(source: Path, defines: tuple[str, ...] = (), includes: tuple[
     cmd = hipcc.device_compile_command(source, out.with_suffix(".s"))
     cmd = ["-c" if word == "-S" else word for word in cmd]
     cmd[cmd.index("-o") + 1] = str(out.with_suffix(".tmp"))
-    cmd[1:1] = ["--no-gpu-bundle-output", *flags, *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
+    # NOTE: line tables name our headers as the engine's builds do, where every clone finds them ours.
+    cmd[1:1] = ["--no-gpu-bundle-output", HEADERS_PREFIX_MAP, *flags, *(f"-D{d}" for d in defines), *(f"-I{i}" for i in includes)]
     subprocess.run(cmd, check=True, capture_output=True)
     out.with_suffix(".tmp").replace(out)
     return out
