@@ -13,9 +13,9 @@ REPO = Path(__file__).resolve().parent.parent
 # The quick tier (`make test-quick`, under 2 minutes from a fresh clone on 2 cores): unit tests
 # of the check rules, the contract and verdicts, the pre-flight, the CSV report and
 # comparisons, the machine description and occupancy rule, the decoder, the timing rules, the
-# packer and the layers' import rules. Node-id prefixes; everything else (end-to-end
-# emulation, real-style builds, corpus submissions, kernel sweeps) runs only in the whole
-# suite, `make test`.
+# packer, the layers' import rules and the device compile's choice of torch's headers. Node-id
+# prefixes; everything else (end-to-end emulation, real-style builds, corpus submissions, kernel
+# sweeps) runs only in the whole suite, `make test`.
 QUICK = (
     "tests/compare/",
     "tests/machine/",
@@ -26,6 +26,12 @@ QUICK = (
     "tests/predictor/test_timing_model.py", "tests/predictor/test_calibrate.py",
     "tests/predictor/test_calibration_file.py", "tests/predictor/test_tune.py", "tests/predictor/test_scratch_note.py",
     "tests/kernels/test_pack.py", "tests/test_layers.py", "tests/test_docs_commands.py",
+    *(f"tests/reports/offline/test_torch_device.py::{name}" for name in (
+        "test_texts_that_open_torch_or_bind_python_read_all_of_torch",
+        "test_torch_device_serves_a_text_it_declares_enough_for",
+        "test_a_text_torch_device_refuses_is_compiled_against_all_of_torch_and_says_why",
+        "test_a_text_all_of_torch_refuses_fails_with_that_compile_error",
+        "test_a_text_that_needs_all_of_torch_is_compiled_once")),
 )
 
 
