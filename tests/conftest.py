@@ -52,6 +52,16 @@ LONGEST_FIRST = (
 )
 
 
+@pytest.fixture(autouse=True, scope="module")
+def no_simulated_host_after_the_file():
+    """A test file that loads a submission in this process (eval.worker.load_submission) installs
+    the simulated MI300X host in it; the next file on the same worker would then see a GPU."""
+    yield
+    from toolchain import simulated_host
+
+    simulated_host.uninstall()
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.nodeid.startswith(QUICK):
