@@ -23,9 +23,20 @@ _INCLUDED_FROM = re.compile(r"^In file included from (?P<file>[^:]+):(?P<line>\d
 _INCOMPLETE_STANDIN = re.compile(r"incomplete type '(\w+)' named in nested name specifier")
 
 
-# The clone's folder as the ISA engine's device line tables name it (engines/isa/build.py maps it
-# there), so a build made in one clone is the same build in every other.
+# The clone's folder as the engines' line tables name it (debug_prefix_maps), so a build made in
+# one clone is the same build in every other.
 DEBUG_REPO_ROOT = "/amd-fp8-mm"
+SOURCE_ENGINE_INCLUDE = REPO_ROOT / "engines" / "source" / "include"
+
+
+def keyed_name(folder: Path) -> str:
+    """`folder` of this clone as line tables name it."""
+    return f"{DEBUG_REPO_ROOT}/{folder.relative_to(REPO_ROOT)}"
+
+
+def debug_prefix_maps(*folders: Path) -> list[str]:
+    """The flags that name our header `folders` in line tables without this clone's path."""
+    return [f"-fdebug-prefix-map={folder}={keyed_name(folder)}" for folder in folders]
 
 
 def system_prefixes() -> tuple[str, ...]:
@@ -33,9 +44,9 @@ def system_prefixes() -> tuple[str, ...]:
     ROCm, Python's packages such as torch) and the headers of our toolchain and engines. The
     one definition: the engines' failure lines (the ISA engine's core is handed it) use it too."""
     paths = sysconfig.get_paths()
-    ours = [INCLUDE_DIR, REPO_ROOT / "engines" / "source" / "include", GENERATED_ROOT]
+    ours = [INCLUDE_DIR, SOURCE_ENGINE_INCLUDE, GENERATED_ROOT]
     return ("/usr/", "/opt/rocm", *{paths[key] for key in ("stdlib", "purelib", "platlib", "include")},
-            *map(str, ours), f"{DEBUG_REPO_ROOT}/{INCLUDE_DIR.relative_to(REPO_ROOT)}")
+            *map(str, ours), keyed_name(INCLUDE_DIR), keyed_name(SOURCE_ENGINE_INCLUDE))
 
 
 def is_user_file(path: str) -> bool:

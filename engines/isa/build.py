@@ -64,7 +64,7 @@ DEVICE_DEBUG_FLAGS = ("-gline-tables-only", "-fhip-kernel-arg-name")
 # folder is left out of the key only: a build reused from another folder names that folder's copy
 # of the same file in a fault's line.
 KEYED_REPO = diagnostics.DEBUG_REPO_ROOT
-HEADERS_PREFIX_MAP = f"-fdebug-prefix-map={INCLUDE_DIR}={KEYED_REPO}/{INCLUDE_DIR.relative_to(REPO_ROOT)}"
+HEADERS_PREFIX_MAP, = diagnostics.debug_prefix_maps(INCLUDE_DIR)
 IMPLICIT_HEADER = "#include <torch/extension.h>\n"  # load_inline's first line of main.cpp
 
 

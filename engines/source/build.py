@@ -251,11 +251,13 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
     # tables and launch sites are relative to it): a second clone finds the first one's build.
     folder = f"{origin.parent}/" if origin is not None else None
     relative = [f"-ffile-prefix-map={folder}="] if folder else []
+    # NOTE: our headers too: a fault inside one is traced to the user's line in every clone
+    relative += diagnostics.debug_prefix_maps(diagnostics.SOURCE_ENGINE_INCLUDE, headers.INCLUDE_DIR)
 
     def build(split: bool):
         units = translation_units(call, split, origin)
         keyed = [unit.replace(folder, "") for unit in units] if folder else units
-        digest = hashlib.sha256("\0".join([*keyed, *flags, *ldflags, runtime_fingerprint()]).encode()).hexdigest()[:16]
+        digest = hashlib.sha256("\0".join([*keyed, *flags, *ldflags, runtime_fingerprint(), diagnostics.DEBUG_REPO_ROOT]).encode()).hexdigest()[:16]
         # NOTE: a user's build_directory is meant for the ROCm toolchain's objects; the emulator's
         # host build always lives in its own cache.
         build_dir = cache.entries(origin) / "engines" / "source" / f"{name}_{digest}"
