@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import toolchain
@@ -49,8 +49,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CORE_DIR = PACKAGE_DIR / "core"
 RUNTIME_DIR = PACKAGE_DIR / "runtime"
 REPO_ROOT = PACKAGE_DIR.parents[1]
-# Modules in the stage's space of the build cache; the runtime, its objects and the PCH shared.
-DEFAULT_BUILD_ROOT = cache.entries() / "engines" / "isa"
+# Modules in the space of the calling file (machine/cache.py entries, as the source engine's);
+# the runtime, its objects and the PCH shared.
 SHARED_BUILD_ROOT = cache.ROOT / "engines" / "isa"
 # Bumped when a build's output changes with the same inputs (2: the module keeps load_inline's name).
 CACHE_VERSION = 2
@@ -81,6 +81,7 @@ class Extension:
     verbose: bool = False
     device_code: bytes | None = None  # a code object from another compiler, in place of the device compile
     folder: str = ""  # the calling file's folder, with its "/": #line directives name the file under it
+    space: Path = field(default_factory=lambda: cache.entries() / "engines" / "isa")  # where its build is cached
 
     def digest(self) -> str:
         """The compiled objects' key: everything but the runtime they are linked with, with no
@@ -234,7 +235,8 @@ def extension(call: LoadInlineCall, origin: Path | None = None) -> Extension:
     hip_flags += [cuid(hip_text)] if hip_text is not None else []
     return Extension(call.name, host_view("\n".join(cpp)), hip_text, cpp_flags, hip_flags, list(call.extra_ldflags),
                      Path(call.build_directory) if call.build_directory else None, call.verbose,
-                     folder=f"{origin.resolve().parent}/" if origin is not None else "")
+                     folder=f"{origin.resolve().parent}/" if origin is not None else "",
+                     space=cache.entries(origin) / "engines" / "isa")
 
 
 def _compile_hip(ext: Extension, build_dir: Path) -> None:
@@ -280,7 +282,7 @@ def build(ext: Extension, runtime: Path) -> tuple[Path, str]:
     directory holds the objects, compiled once; each runtime gets its own link of them."""
     digest = ext.digest()
     cached_name = f"{ext.name}_isa_{digest}"
-    build_dir = ext.build_directory or DEFAULT_BUILD_ROOT / cached_name
+    build_dir = ext.build_directory or ext.space / cached_name
     library = build_dir / f"{cached_name}_{runtime.parent.name}.so"
     # NOTE: the module keeps load_inline's name, as torch's does: a source's own
     # PYBIND11_MODULE(<that name>, m) must define the PyInit_ the import looks for.

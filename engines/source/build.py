@@ -178,7 +178,6 @@ def runtime_fingerprint() -> str:
 RUNTIME_SOURCE = Path(__file__).with_name("runtime.cpp")
 FAILED = "failed.txt"  # in a build's folder: the error of a build the compiler rejected
 BUILT = "built"  # in a build's folder: its module is linked and whole
-_runtime: dict[tuple[str, ...], object] = {}
 
 
 @functools.cache
@@ -186,14 +185,13 @@ def compiler_version() -> str:
     return subprocess.run([COMPILER, "--version"], capture_output=True, text=True).stdout
 
 
-def runtime(base: list[str]):
+@functools.cache
+def runtime(base: tuple[str, ...]):
     """The engine's runtime (engines/source/runtime.cpp: the launch, the scheduler, the fault
     handler, the watchdog, the guards' bindings) built with these flags, once per machine and
     toolchain (keyed on its sources, the compiler and torch's version), and loaded once per
     process with its symbols visible to every module loaded after it: a module's kernels call
     into it, and all share its one state."""
-    if tuple(base) in _runtime:
-        return _runtime[tuple(base)]
     key = hashlib.sha256("\0".join([RUNTIME_SOURCE.read_text(), runtime_fingerprint(), *base, compiler_version(),
                                     torch.__version__]).encode()).hexdigest()[:16]
     name = f"emu_runtime_{key}"
@@ -209,16 +207,15 @@ def runtime(base: list[str]):
                 module = finished_build(folder, name, True) or _build_runtime(folder, name, base)
     finally:
         sys.setdlopenflags(flags)
-    _runtime[tuple(base)] = module
     return module
 
 
-def _build_runtime(folder: Path, name: str, base: list[str]):
+def _build_runtime(folder: Path, name: str, base: tuple[str, ...]):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "lock").unlink(missing_ok=True)  # torch's, left by a build that was killed (module_of)
     *ours, rocm = header_dirs()
     module = compile_with(prelude_pch(base, []), lambda pch_flags: torch_load(
-        name=name, sources=[str(RUNTIME_SOURCE)], extra_cflags=base + pch_flags, extra_include_paths=[*map(str, ours), str(rocm)],
+        name=name, sources=[str(RUNTIME_SOURCE)], extra_cflags=[*base, *pch_flags], extra_include_paths=[*map(str, ours), str(rocm)],
         build_directory=str(folder), verbose=False, with_cuda=False))
     (folder / BUILT).touch()
     return module
@@ -229,7 +226,7 @@ def prepare() -> None:
     headers) in this process: the harness calls it before a sandboxed stage, which may not write
     them (eval/sandbox.py)."""
     base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
-    runtime(base)
+    runtime(tuple(base))
     with compiler_env():
         prelude_pch(base, [])
 
@@ -242,7 +239,7 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
     base = BASE_FLAGS + (ASAN_FLAGS if asan_requested() else [])
     flags = base + user_flags
     ldflags = host_ldflags(call.extra_ldflags) + (ASAN_FLAGS if asan_requested() else [])
-    shared = runtime(base)
+    shared = runtime(tuple(base))
     *ours, rocm = header_dirs()
     # NOTE: a user's own folders come before the generated stand-ins, as before /opt/rocm/include.
     includes = [*map(str, ours), *call.extra_include_paths, str(rocm)]
