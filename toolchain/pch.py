@@ -32,6 +32,11 @@ _STALE = re.compile(r"precompiled header|PCH file|AST file")
 # NOTE: without it, every translation unit reading the PCH instantiates the templates torch's
 # headers use (pybind11 casters, torch::nn modules' clone, ...) again: a third of a small build.
 BUILD_FLAGS = ["-fpch-instantiate-templates"]
+# NOTE: the headers' contents are in a PCH's name (`generation`, the command); their mtimes are
+# not, and a clone made again at the same path gives every header a new one: clang would call the
+# PCH stale and the build would go on without it (and under another module name, torch's
+# versioning of a second load in one process).
+BUILD_FLAGS += ["-Xclang", "-fno-pch-timestamp"]
 
 
 def is_stale(compiler_output: str) -> bool:
