@@ -177,7 +177,7 @@ def runtime_fingerprint() -> str:
 
 RUNTIME_SOURCE = Path(__file__).with_name("runtime.cpp")
 FAILED = "failed.txt"  # in a build's folder: the error of a build the compiler rejected
-BUILT = "built"  # in a build's folder: its module is linked and whole
+BUILT = "built"  # in a build's folder: its module is linked and whole; holds the library's file name
 
 
 @functools.cache
@@ -217,7 +217,7 @@ def _build_runtime(folder: Path, name: str, base: tuple[str, ...]):
     module = compile_with(prelude_pch(base, []), lambda pch_flags: torch_load(
         name=name, sources=[str(RUNTIME_SOURCE)], extra_cflags=[*base, *pch_flags], extra_include_paths=[*map(str, ours), str(rocm)],
         build_directory=str(folder), verbose=False, with_cuda=False))
-    (folder / BUILT).touch()
+    mark_built(folder, module)
     return module
 
 
@@ -284,7 +284,7 @@ def module_of(call: LoadInlineCall, origin: Path | None = None):
                                     extra_ldflags=ldflags, extra_include_paths=includes,
                                     build_directory=str(build_dir), verbose=False, with_cuda=False,
                                     is_python_module=call.is_python_module)
-                (build_dir / BUILT).touch()
+                mark_built(build_dir, module)
                 return module
         try:
             # NOTE: the prelude only when something compiles: a cached module needs none
@@ -329,9 +329,18 @@ def finished_build(build_dir: Path, module_name: str, is_python_module: bool):
     again (whose files name the clone that built the module first) and take a lock file in the
     folder, which a stage's sandbox keeps read-only (eval/sandbox.py). None when the folder holds
     no finished build."""
-    if not (build_dir / BUILT).exists() and os.access(build_dir, os.W_OK):
+    mark = build_dir / BUILT
+    if not mark.exists() and os.access(build_dir, os.W_OK):
         return None
-    return loaded(build_dir / f"{module_name}.so", module_name, is_python_module)
+    library = (mark.read_text().strip() if mark.exists() else "") or f"{module_name}.so"
+    return loaded(build_dir / library, Path(library).stem, is_python_module)
+
+
+def mark_built(build_dir: Path, module) -> None:
+    """Marks the build whole, naming its library: torch names a second build of one module in one
+    process <name>_v1.so (a build retried without its precompiled prelude, say)."""
+    library = module.__file__ if hasattr(module, "__file__") else module
+    (build_dir / BUILT).write_text(Path(library).name)
 
 
 def loaded(library: Path, module_name: str, is_python_module: bool):
